@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Context } from './context.js';
+import { modules } from './modules.js';
+import { authenticate } from './auth/authenticate.js';
+import { errorHandler, NotFoundError } from './http/errors.js';
+import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
+import { expressPath, route, runRoute, type RouteDef } from './http/route.js';
+import { buildOpenApi } from './http/openapi.js';
+import { VERSION } from './version.js';
+import { z } from 'zod';
+
+const coreRoutes: RouteDef[] = [
+  route(
+    { method: 'get', path: '/api/health', summary: 'Liveness and version', tags: ['Meta'], access: 'public', response: z.object({ status: z.literal('ok'), version: z.string() }) },
+    () => ({ status: 'ok' as const, version: VERSION }),
+  ),
+];
+
+export function allRoutes(): RouteDef[] {
+  return [...coreRoutes, ...modules.flatMap((m) => m.routes)];
+}
+
+/** The Express app: guards, credentials, every module's routes, the UI, and errors as JSON. */
+export function createApp(ctx: Context): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(hostGuard(ctx.config.allowedHosts));
+  app.use(securityHeaders());
+  app.use(originGuard());
+  app.use('/api', express.json({ limit: ctx.config.jsonLimit }));
+  app.use('/api', authenticate(ctx));
+
+  const routes = allRoutes();
+  const openapi = buildOpenApi(routes, VERSION);
+  app.get('/api/openapi.json', (_req, res) => void res.json(openapi));
+  for (const def of routes) {
+    app[def.spec.method](expressPath(def.spec.path), (req, res) => runRoute(def, ctx, req, res));
+  }
+  app.use('/api', (req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`)));
+
+  const ui = ctx.config.rendererDir;
+  if (ui && fs.existsSync(path.join(ui, 'index.html'))) {
+    app.use(express.static(ui, { index: false, maxAge: '1h' }));
+    // The SPA handles its own routes.
+    app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
+  }
+  app.use(errorHandler(ctx.log));
+  return app;
+}

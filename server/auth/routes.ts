@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { route, type RouteDef } from '../http/route.js';
+import * as s from './schemas.js';
+import { acceptInvite, endSession, logIn, publicUser, signUp, startSession } from './accounts.js';
+import { createEntity, getEntity, listEntitiesOfUser } from './entities.js';
+import { addMember, changeMemberRole, getMember, listMembers, removeMember } from './members.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import { users } from './tables.js';
+import { eq } from 'drizzle-orm';
+import { UnauthorizedError } from '../http/errors.js';
+import { ROLE_PERMISSIONS } from './permissions.js';
+import type { Auth } from './authenticate.js';
+
+const tags = ['Auth'];
+const sessionUser = (auth: Auth | null) => {
+  if (auth?.kind !== 'session') throw new UnauthorizedError('A signed-in session is required');
+  return auth;
+};
+
+export const authRoutes: RouteDef[] = [
+  route(
+    { method: 'post', path: '/api/auth/signup', summary: 'Create an account and its first entity', tags, access: 'public', body: s.signupBody, response: s.signupResponse, status: 201, errors: { 409: 'E-mail already registered' } },
+    async ({ ctx, res, body, userAgent }) => {
+      const result = await signUp(ctx, body);
+      startSession(ctx, res, result.user.id, userAgent);
+      return result;
+    },
+  ),
+  route(
+    { method: 'post', path: '/api/auth/login', summary: 'Sign in; sets the session cookie', tags, access: 'public', body: s.loginBody, response: z.object({ user: s.userSchema }), errors: { 401: 'Wrong e-mail or password', 429: 'Too many failed attempts' } },
+    async ({ ctx, res, body, ip, userAgent }) => {
+      const user = await logIn(ctx, { ...body, ip });
+      startSession(ctx, res, user.id, userAgent);
+      return { user: publicUser(user) };
+    },
+  ),
+  route(
+    { method: 'post', path: '/api/auth/accept-invite', summary: 'Set a password for an invited account and sign in', tags, access: 'public', body: s.acceptInviteBody, response: z.object({ user: s.userSchema }) },
+    async ({ ctx, res, body, userAgent }) => {
+      const user = await acceptInvite(ctx, body);
+      startSession(ctx, res, user.id, userAgent);
+      return { user: publicUser(user) };
+    },
+  ),
+  route(
+    { method: 'post', path: '/api/auth/logout', summary: 'End the session', tags, access: 'public', response: z.object({ ok: z.literal(true) }) },
+    ({ ctx, res, auth }) => {
+      endSession(ctx, res, auth?.kind === 'session' ? auth.sessionId : null);
+      return { ok: true as const };
+    },
+  ),
+  route(
+    { method: 'get', path: '/api/auth/me', summary: 'Who am I: the session user with entities, or the API key with its entity', tags, access: 'user', response: s.meResponse },
+    ({ ctx, auth }) => {
+      if (auth!.kind === 'apiKey') {
+        const a = auth!;
+        return { apiKey: { id: a.keyId, name: a.name, prefix: a.prefix, scopes: a.scopes }, entity: getEntity(ctx, a.entityId) };
+      }
+      const user = ctx.db.select().from(users).where(eq(users.id, auth!.userId)).get()!;
+      return { user: publicUser(user), entities: listEntitiesOfUser(ctx, user.id) };
+    },
+  ),
+
+  route(
+    { method: 'get', path: '/api/entities', summary: "List the entities you can act on, with your role", tags: ['Entities'], access: 'user', response: z.array(s.entityWithRoleSchema) },
+    ({ ctx, auth }) => {
+      if (auth!.kind === 'apiKey') return [{ ...getEntity(ctx, auth!.entityId), role: 'member' as const, permissions: [] }];
+      return listEntitiesOfUser(ctx, auth!.userId);
+    },
+  ),
+  route(
+    { method: 'post', path: '/api/entities', summary: 'Create an entity; you become its owner', tags: ['Entities'], access: 'session', body: s.createEntityBody, response: s.entityWithRoleSchema, status: 201 },
+    ({ ctx, auth, body }) => createEntity(ctx, sessionUser(auth).userId, body.name),
+  ),
+
+  route(
+    { method: 'get', path: '/api/entities/{entityId}/members', summary: 'List members and their roles', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.VIEW' }, params: s.entityIdParams, response: z.array(s.memberSchema) },
+    ({ ctx, entityId }) => listMembers(ctx, entityId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/entities/{entityId}/members',
+      summary: 'Add a member by e-mail (an existing user, or a new person who gets an invitation token)',
+      tags: ['Entities'],
+      access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' },
+      params: s.entityIdParams,
+      body: s.addMemberBody,
+      response: s.addMemberResponse,
+      status: 201,
+      errors: { 409: 'Already a member' },
+    },
+    ({ ctx, auth, entityId, body }) => addMember(ctx, entityId, sessionUser(auth).userId, body),
+  ),
+  route(
+    { method: 'get', path: '/api/entities/{entityId}/members/{userId}', summary: 'Get one member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.VIEW' }, params: s.memberParams, response: s.memberSchema },
+    ({ ctx, entityId, params }) => getMember(ctx, entityId, params.userId),
+  ),
+  route(
+    { method: 'patch', path: '/api/entities/{entityId}/members/{userId}', summary: "Change a member's role", tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, body: s.updateMemberBody, response: s.memberSchema, errors: { 409: 'Would leave the entity without an owner' } },
+    ({ ctx, auth, entityId, params, body }) => changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role),
+  ),
+  route(
+    { method: 'delete', path: '/api/entities/{entityId}/members/{userId}', summary: 'Remove a member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, response: z.object({ removed: z.boolean() }), errors: { 409: 'Would leave the entity without an owner' } },
+    ({ ctx, auth, entityId, params }) => removeMember(ctx, entityId, sessionUser(auth).userId, params.userId),
+  ),
+
+  route(
+    { method: 'get', path: '/api/settings/api-keys', summary: "List the entity's API keys (never the key itself)", tags: ['API keys'], access: { entity: 'QBH', permission: 'SETTINGS.MANAGE' }, response: z.array(s.apiKeySchema) },
+    ({ ctx, entityId }) => listApiKeys(ctx, entityId),
+  ),
+  route(
+    { method: 'post', path: '/api/settings/api-keys', summary: 'Create an API key; the plaintext key is returned once', tags: ['API keys'], access: { entity: 'QBH', permission: 'SETTINGS.MANAGE' }, body: s.createApiKeyBody, response: s.createdApiKeySchema, status: 201 },
+    ({ ctx, auth, entityId, body }) => createApiKey(ctx, entityId, sessionUser(auth).userId, body),
+  ),
+  route(
+    { method: 'delete', path: '/api/settings/api-keys/{keyId}', summary: 'Revoke an API key at once', tags: ['API keys'], access: { entity: 'QBH', permission: 'SETTINGS.MANAGE' }, params: s.apiKeyParams, response: s.apiKeySchema },
+    ({ ctx, entityId, params }) => revokeApiKey(ctx, entityId, params.keyId),
+  ),
+  route(
+    { method: 'get', path: '/api/auth/roles', summary: 'The role → permission table', tags, access: 'public', response: z.record(s.roleSchema, z.array(s.permissionSchema)) },
+    () => ROLE_PERMISSIONS as Record<string, never>,
+  ),
+];
+

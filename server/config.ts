@@ -1,0 +1,42 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const configSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(4680),
+  host: z.string().default('127.0.0.1'),
+  dataDir: z.string().min(1),
+  /** Extra Host header names accepted besides loopback (e.g. a LAN name the user chose). */
+  allowedHosts: z.array(z.string()).default([]),
+  /** Public base URL used in links sent by e-mail; defaults to the listening URL. */
+  publicUrl: z.string().url().optional(),
+  /** Directory with the built renderer (index.html); UI is not served when absent. */
+  rendererDir: z.string().optional(),
+  jsonLimit: z.string().default('1mb'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Whether background loops run on timers (tests may drive them by hand). */
+  backgroundLoops: z.boolean().default(true),
+  /** Whether webhooks may target loopback/private addresses (desktop yes, hosted no). */
+  allowLocalWebhookTargets: z.boolean().default(true),
+  smtpUrl: z.string().optional(),
+  mailFrom: z.string().default('Bureau <no-reply@bureau.local>'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** The per-user application data folder, as desktop apps place it on each OS. */
+export function defaultDataDir(): string {
+  const home = os.homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Bureau');
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Bureau');
+  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'bureau');
+}
+
+export function parseConfig(input: Partial<ConfigInput>): Config {
+  return configSchema.parse({ dataDir: defaultDataDir(), ...stripUndefined(input) });
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

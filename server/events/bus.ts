@@ -1,0 +1,107 @@
+import { asc, desc, eq, gt } from 'drizzle-orm';
+import type { Db } from '../db/open.js';
+import { outbox, outboxCursors } from './tables.js';
+
+export interface DomainEvent {
+  id: string;
+  entityId: string;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/**
+ * A consumer handles a batch of outbox events inside one transaction together with the
+ * advance of its cursor, so a crash either keeps both or neither (at-least-once, no loss).
+ */
+export type OutboxConsumer = (events: DomainEvent[], tx: Db) => void;
+
+/** Live listeners (server-sent events) are told after commit; they are not durable. */
+export type LiveListener = (event: DomainEvent) => void;
+
+export interface EventBus {
+  /** Records an event in the outbox; call inside the transaction that makes the change. */
+  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }): DomainEvent;
+  registerConsumer(name: string, consumer: OutboxConsumer): void;
+  onLive(listener: LiveListener): () => void;
+  /** Hands new outbox events to every consumer; returns how many events were handled. */
+  drain(): number;
+}
+
+export function createEventBus(deps: { db: Db; now: () => string; nextId: () => string }): EventBus {
+  const consumers = new Map<string, OutboxConsumer>();
+  const live = new Set<LiveListener>();
+  let liveCursor = '';
+  const lastOutboxId = () => deps.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1).get()?.id;
+
+  function drainConsumer(name: string, consumer: OutboxConsumer): number {
+    return deps.db.transaction((tx) => {
+      const cursor = tx.select().from(outboxCursors).where(eq(outboxCursors.consumer, name)).get();
+      const rows = tx
+        .select()
+        .from(outbox)
+        .where(cursor ? gt(outbox.id, cursor.lastId) : undefined)
+        .orderBy(asc(outbox.id))
+        .limit(200)
+        .all();
+      if (rows.length === 0) return 0;
+      consumer(rows, tx as unknown as Db);
+      const lastId = rows[rows.length - 1].id;
+      tx.insert(outboxCursors).values({ consumer: name, lastId }).onConflictDoUpdate({ target: outboxCursors.consumer, set: { lastId } }).run();
+      return rows.length;
+    });
+  }
+
+  function drainLive(): void {
+    if (live.size === 0) {
+      liveCursor = lastOutboxId() ?? liveCursor;
+      return;
+    }
+    const rows = deps.db.select().from(outbox).where(liveCursor ? gt(outbox.id, liveCursor) : undefined).orderBy(asc(outbox.id)).limit(500).all();
+    for (const row of rows) {
+      liveCursor = row.id;
+      for (const l of live) {
+        try {
+          l(row);
+        } catch {
+          // a broken live listener must not stop the others
+        }
+      }
+    }
+  }
+
+  return {
+    record(tx, event) {
+      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event };
+      tx.insert(outbox).values(row).run();
+      return row;
+    },
+    registerConsumer(name, consumer) {
+      // A new consumer starts after the events that exist now, not from the beginning of time.
+      if (!consumers.has(name)) {
+        const last = lastOutboxId();
+        if (last) deps.db.insert(outboxCursors).values({ consumer: name, lastId: last }).onConflictDoNothing().run();
+      }
+      consumers.set(name, consumer);
+    },
+    onLive(listener) {
+      if (live.size === 0) {
+        liveCursor = lastOutboxId() ?? '';
+      }
+      live.add(listener);
+      return () => live.delete(listener);
+    },
+    drain() {
+      let handled = 0;
+      for (const [name, consumer] of consumers) {
+        let n: number;
+        do {
+          n = drainConsumer(name, consumer);
+          handled += n;
+        } while (n > 0);
+      }
+      drainLive();
+      return handled;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import { parseConfig, type ConfigInput } from './config.js';
+import { systemClock, type Clock, type Context } from './context.js';
+import { openDatabase } from './db/open.js';
+import { createFileSecretBox, type SecretBox } from './secrets.js';
+import { createBlobStore } from './blobs/store.js';
+import { createEventBus } from './events/bus.js';
+import { createLoops } from './loops.js';
+import { createApp } from './app.js';
+import { modules } from './modules.js';
+
+export interface StartOptions extends Partial<ConfigInput> {
+  clock?: Clock;
+  secrets?: SecretBox;
+  migrationsDir?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: Context;
+  close(): Promise<void>;
+}
+
+/** Starts the Bureau server (used by Electron main, the CLI and tests). */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const { clock = systemClock, secrets, migrationsDir, ...configInput } = options;
+  const config = parseConfig(configInput);
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const log = pino({
+    level: config.logLevel,
+    // Credentials never reach the log, whatever a caller passes.
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.key', '*.secret', '*.token'], censor: '[redacted]' },
+  });
+  const { sqlite, db } = openDatabase(path.join(config.dataDir, 'bureau.db'), migrationsDir);
+  const ids = { next: () => uuidv7() };
+  const ctx: Context = {
+    config,
+    db,
+    sqlite,
+    clock,
+    ids,
+    log,
+    secrets: secrets ?? createFileSecretBox(config.dataDir),
+    blobs: createBlobStore(path.join(config.dataDir, 'blobs')),
+    events: createEventBus({ db, now: () => clock.now().toISOString(), nextId: ids.next }),
+    loops: createLoops(log, config.backgroundLoops),
+  };
+  for (const m of modules) m.start?.(ctx);
+  ctx.loops.add('outbox', 250, () => void ctx.events.drain());
+
+  const app = createApp(ctx);
+  const server = await new Promise<import('node:http').Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  log.info({ url }, 'Bureau server listening');
+  let closed = false;
+  return {
+    url,
+    port,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ctx.loops.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { Context } from './context.js';
+import type { RouteDef } from './http/route.js';
+import { authRoutes } from './auth/routes.js';
+
+/** A business area: its routes, and what it starts (outbox consumers, background loops). */
+export interface Module {
+  name: string;
+  routes: RouteDef[];
+  start?(ctx: Context): void;
+}
+
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }];
