@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, ApiError } from '../../api';
+import { useSession } from '../../session';
+import { Button, ErrorBanner, TextInput } from '../../ui/components';
+import { useAction } from '../../ui/hooks';
+import { AuthCard } from './AuthCard';
+
+/** Onboarding: the first account and the business entity it owns. */
+export function SignupPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [form, setForm] = useState({ name: '', email: '', password: '', entityName: '' });
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const signup = useAction(async () => {
+    setFieldErrors({});
+    try {
+      await api.post('/api/auth/signup', form);
+    } catch (err) {
+      if (err instanceof ApiError && Array.isArray(err.details)) {
+        setFieldErrors(Object.fromEntries((err.details as { path: string; message: string }[]).map((d) => [d.path, d.message])));
+      }
+      throw err;
+    }
+    await session.refresh();
+    navigate('/');
+  });
+  return (
+    <AuthCard title="Set up Bureau" lead="Create your account and your first business entity." footer={<>Already have an account? <Link to="/">Sign in</Link></>}>
+      <form className="form" onSubmit={(e) => (e.preventDefault(), void signup.run())}>
+        <ErrorBanner error={signup.error} />
+        <TextInput label="Your name" autoComplete="name" value={form.name} onChange={set('name')} error={fieldErrors.name} required autoFocus />
+        <TextInput label="E-mail" type="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldErrors.email} required />
+        <TextInput label="Password" type="password" autoComplete="new-password" value={form.password} onChange={set('password')} error={fieldErrors.password} hint="At least 10 characters." required minLength={10} />
+        <TextInput label="Business name" value={form.entityName} onChange={set('entityName')} error={fieldErrors.entityName} placeholder="Acme Ltd" required />
+        <Button variant="primary" type="submit" busy={signup.pending}>
+          Create account
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,16 @@
+import type { ReactNode } from 'react';
+import { SettingsPage } from './pages/settings/SettingsPage';
+
+/**
+ * The app's areas. Each area adds one entry; the sidebar is built from `nav` (sorted by `order`).
+ * `path` is relative to the app root and may end in `/*` for nested routes.
+ */
+export interface AreaRoute {
+  path: string;
+  element: ReactNode;
+  nav?: { to: string; label: string; icon: string; order: number };
+}
+
+export const areaRoutes: AreaRoute[] = [
+  { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
+];

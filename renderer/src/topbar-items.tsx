@@ -1,0 +1,4 @@
+import type { ComponentType } from 'react';
+
+/** Widgets shown in the top bar (e.g. the notification bell); areas add theirs here. */
+export const topBarItems: ComponentType[] = [];
