@@ -1,3 +1,6 @@
 // Every module's tables, for drizzle's relational queries and drizzle-kit's migration diff.
 export * from '../auth/tables.js';
 export * from '../events/tables.js';
+export * from '../folders/tables.js';
+export * from '../documents/tables.js';
+export * from '../mail/tables.js';

@@ -1,0 +1,154 @@
+import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** An uploaded PDF; the bytes live in the content-addressed blob store under `sha256`. */
+export const documents = sqliteTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    folderId: text('folder_id'),
+    name: text('name').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    pageCount: integer('page_count').notNull(),
+    pages: text('pages', { mode: 'json' }).notNull().$type<PageSize[]>(),
+    /** Manual order inside its folder (POST …/folders/{id}/reorder); null = after ordered ones. */
+    position: integer('position'),
+    uploadedBy: text('uploaded_by'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('documents_entity_idx').on(t.entityId, t.folderId)],
+);
+
+export const REQUEST_STATUSES = ['draft', 'sent', 'completed', 'cancelled', 'declined', 'expired'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const signatureRequests = sqliteTable(
+  'signature_requests',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    documentId: text('document_id').notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull().default(''),
+    status: text('status', { enum: REQUEST_STATUSES }).notNull(),
+    signingOrder: text('signing_order', { enum: ['parallel', 'sequential'] }).notNull(),
+    dueDate: text('due_date'),
+    autoRemind: integer('auto_remind', { mode: 'boolean' }).notNull().default(true),
+    /** Base URL for signing links, fixed when the request is sent. */
+    linkBaseUrl: text('link_base_url'),
+    signedSha256: text('signed_sha256'),
+    createdBy: text('created_by'),
+    createdByName: text('created_by_name'),
+    sentAt: text('sent_at'),
+    completedAt: text('completed_at'),
+    cancelledAt: text('cancelled_at'),
+    declinedAt: text('declined_at'),
+    expiredAt: text('expired_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('signature_requests_entity_idx').on(t.entityId, t.status), index('signature_requests_document_idx').on(t.documentId)],
+);
+
+export const SIGNER_ROLES = ['signer', 'approver', 'viewer', 'cc'] as const;
+export type SignerRole = (typeof SIGNER_ROLES)[number];
+export const SIGNER_STATUSES = ['pending', 'signed', 'declined'] as const;
+
+export const signers = sqliteTable(
+  'signers',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    requestId: text('request_id')
+      .notNull()
+      .references(() => signatureRequests.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: SIGNER_ROLES }).notNull(),
+    order: integer('order').notNull(),
+    status: text('status', { enum: SIGNER_STATUSES }).notNull(),
+    /** SHA-256 of the signing token (lookup); the token itself sealed, to re-send the same link. */
+    tokenHash: text('token_hash').notNull(),
+    tokenSealed: text('token_sealed').notNull(),
+    sentAt: text('sent_at'),
+    viewedAt: text('viewed_at'),
+    signedAt: text('signed_at'),
+    declinedAt: text('declined_at'),
+    declineReason: text('decline_reason'),
+    signedIp: text('signed_ip'),
+    signedUserAgent: text('signed_user_agent'),
+    lastNotifiedAt: text('last_notified_at'),
+    remindersSent: integer('reminders_sent').notNull().default(0),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('signers_token_uq').on(t.tokenHash), index('signers_request_idx').on(t.entityId, t.requestId), index('signers_email_idx').on(t.entityId, t.email)],
+);
+
+export const FIELD_TYPES = ['signature', 'initials', 'name', 'email', 'date', 'text', 'checkbox'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** A field overlay on a page; x, y, width, height are fractions of the page (origin top-left). */
+export const signatureFields = sqliteTable(
+  'signature_fields',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    requestId: text('request_id')
+      .notNull()
+      .references(() => signatureRequests.id, { onDelete: 'cascade' }),
+    signerId: text('signer_id')
+      .notNull()
+      .references(() => signers.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: FIELD_TYPES }).notNull(),
+    page: integer('page').notNull(),
+    x: real('x').notNull(),
+    y: real('y').notNull(),
+    width: real('width').notNull(),
+    height: real('height').notNull(),
+    required: integer('required', { mode: 'boolean' }).notNull(),
+    label: text('label'),
+    value: text('value'),
+    filledAt: text('filled_at'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('signature_fields_request_idx').on(t.entityId, t.requestId)],
+);
+
+/** Append-only, hash-chained audit trail per request: hash = SHA-256(prevHash ‖ canonical entry). */
+export const signatureAudit = sqliteTable(
+  'signature_audit',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    requestId: text('request_id').notNull(),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    data: text('data', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    createdAt: text('created_at').notNull(),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [uniqueIndex('signature_audit_seq_uq').on(t.requestId, t.seq), index('signature_audit_entity_idx').on(t.entityId, t.requestId)],
+);
+
+/** The entity's self-signed sealing certificate; the private key is sealed with ctx.secrets. */
+export const signingCertificates = sqliteTable('signing_certificates', {
+  entityId: text('entity_id').primaryKey(),
+  certPem: text('cert_pem').notNull(),
+  keySealed: text('key_sealed').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  createdAt: text('created_at').notNull(),
+  expiresAt: text('expires_at').notNull(),
+});
