@@ -41,6 +41,7 @@ export function createFileSecretBox(dataDir: string): SecretBox {
     key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   } catch {
     key = crypto.randomBytes(32);
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   }
   fs.chmodSync(file, 0o600);
