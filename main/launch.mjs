@@ -37,7 +37,7 @@ if (bin) {
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
   console.log('Electron is not available on this machine; starting Bureau headless. Open the URL below in a browser.');
-  if (!fs.existsSync(path.join(root, 'out', 'renderer', 'index.html'))) run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  run(npx, ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   const child = spawn(npx, ['tsx', 'server/cli.ts', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
   const stop = () => child.kill('SIGTERM');
   process.on('SIGINT', stop);
