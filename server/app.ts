@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Context } from './context.js';
 import { modules } from './modules.js';
 import { authenticate } from './auth/authenticate.js';
@@ -18,6 +18,23 @@ const coreRoutes: RouteDef[] = [
   ),
 ];
 
+/**
+ * One line per API request. Logs the route *pattern* (`/api/sign/:token`), never the concrete
+ * path, query or headers, so tokens and keys cannot reach the log.
+ */
+function requestLog(ctx: Context): RequestHandler {
+  return (req, res, next) => {
+    if (!req.path.startsWith('/api/')) return next();
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = req.route?.path ?? '(unmatched)';
+      ctx.log.debug({ method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
 export function allRoutes(): RouteDef[] {
   return [...coreRoutes, ...modules.flatMap((m) => m.routes)];
 }
@@ -27,6 +44,7 @@ export function createApp(ctx: Context): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  app.use(requestLog(ctx));
   app.use(hostGuard(ctx.config.allowedHosts));
   app.use(securityHeaders());
   app.use(originGuard());
