@@ -14,6 +14,7 @@ const { values } = parseArgs({
     'mail-from': { type: 'string' },
     'log-level': { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
+    'chains-file': { type: 'string' },
   },
 });
 
@@ -30,6 +31,7 @@ try {
     mailFrom: values['mail-from'] ?? env.BUREAU_MAIL_FROM,
     logLevel: (values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn') as 'warn',
     allowedHosts: values['allowed-host'] ?? env.BUREAU_ALLOWED_HOSTS?.split(',').filter(Boolean),
+    chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
     rendererDir: env.BUREAU_RENDERER_DIR ?? path.join(repoRoot, 'out', 'renderer'),
   });
   console.log(`Bureau is running at ${server.url}  (data: ${server.ctx.config.dataDir})`);

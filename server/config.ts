@@ -19,6 +19,14 @@ export const configSchema = z.object({
   /** Whether webhooks may target loopback/private addresses (desktop yes, hosted no). */
   allowLocalWebhookTargets: z.boolean().default(true),
   smtpUrl: z.string().optional(),
+  /**
+   * Chain configurations by name (`base-sepolia`, `local`, …) as given; the wallet module
+   * validates each one. `chainsFile` (JSON of the same shape) is merged under it.
+   */
+  chains: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  chainsFile: z.string().optional(),
+  /** Upper bound for one on-device proof before the prover worker is terminated. */
+  proverTimeoutMs: z.coerce.number().int().positive().default(120_000),
   mailFrom: z.string().default('Bureau <no-reply@bureau.local>'),
 });
 
