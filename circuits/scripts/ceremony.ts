@@ -1,0 +1,67 @@
+// Local Groth16 trusted setup. Phase 1 (powers of tau) depends only on the size, so it is cached
+// under circuits/build/ceremony and reused; phase 2 is per circuit. Every contribution draws its
+// entropy from the OS CSPRNG and the entropy is never written anywhere, and each phase ends with a
+// public beacon so the result does not depend on a single contributor alone.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ceremonyDir, circuitName, ptauPower, repoRoot } from './paths.js';
+
+const snarkjsCli = path.join(repoRoot, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
+// A fixed, published beacon value (the SHA-256 of "bureau shielded pool beacon 2026-11").
+const beaconHash = '810d03637fe25eaeb8138ef8d10bfef0a6125faae0f14f36ec61b941be862fd6';
+const beaconIterationsExp = '10';
+
+function runSnarkjs(args: string[]): void {
+  console.log(`$ snarkjs ${args.join(' ')}`.replace(/-e=\S+/, '-e=<entropy>'));
+  execFileSync(process.execPath, [snarkjsCli, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+function entropy(): string {
+  return randomBytes(32).toString('hex');
+}
+
+export function finalPtauPath(): string {
+  return path.join(ceremonyDir, `pot${ptauPower}_final.ptau`);
+}
+
+export function runPhase1(): string {
+  const final = finalPtauPath();
+  if (existsSync(final)) return final;
+  mkdirSync(ceremonyDir, { recursive: true });
+  const p = (step: string) => path.join(ceremonyDir, `pot${ptauPower}_${step}.ptau`);
+  runSnarkjs(['powersoftau', 'new', 'bn128', String(ptauPower), p('0000'), '-v']);
+  runSnarkjs(['powersoftau', 'contribute', p('0000'), p('0001'), '--name=contributor 1', `-e=${entropy()}`]);
+  runSnarkjs(['powersoftau', 'contribute', p('0001'), p('0002'), '--name=contributor 2', `-e=${entropy()}`]);
+  runSnarkjs(['powersoftau', 'beacon', p('0002'), p('beacon'), beaconHash, beaconIterationsExp, '-n=phase 1 beacon']);
+  runSnarkjs(['powersoftau', 'prepare', 'phase2', p('beacon'), `${final}.tmp`, '-v']);
+  renameSync(`${final}.tmp`, final);
+  return final;
+}
+
+export interface Phase2Result {
+  zkey: string;
+  vkey: string;
+  verifier: string;
+}
+
+export function runPhase2(r1cs: string, outDir: string): Phase2Result {
+  const ptau = runPhase1();
+  const z = (step: string) => path.join(ceremonyDir, `${circuitName}_${step}.zkey`);
+  runSnarkjs(['groth16', 'setup', r1cs, ptau, z('0000')]);
+  runSnarkjs(['zkey', 'contribute', z('0000'), z('0001'), '--name=contributor 1', `-e=${entropy()}`]);
+  runSnarkjs(['zkey', 'contribute', z('0001'), z('0002'), '--name=contributor 2', `-e=${entropy()}`]);
+  const zkey = path.join(outDir, `${circuitName}.zkey`);
+  runSnarkjs(['zkey', 'beacon', z('0002'), zkey, beaconHash, beaconIterationsExp, '-n=phase 2 beacon']);
+  runSnarkjs(['zkey', 'verify', r1cs, ptau, zkey]);
+  const vkey = path.join(outDir, `${circuitName}.vkey.json`);
+  runSnarkjs(['zkey', 'export', 'verificationkey', zkey, vkey]);
+  const verifier = path.join(outDir, 'Groth16Verifier.sol');
+  runSnarkjs(['zkey', 'export', 'solidityverifier', zkey, verifier]);
+  return { zkey, vkey, verifier };
+}
+
+if (process.argv[2] === 'phase1') {
+  console.log(runPhase1());
+}
