@@ -1,6 +1,7 @@
 import type { Context } from './context.js';
 import type { RouteDef } from './http/route.js';
 import { authRoutes } from './auth/routes.js';
+import { ledgerModule } from './ledger/index.js';
 
 /** A business area: its routes, and what it starts (outbox consumers, background loops). */
 export interface Module {
@@ -9,4 +10,4 @@ export interface Module {
   start?(ctx: Context): void;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }];
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, ledgerModule];

@@ -4,3 +4,4 @@ export * from '../events/tables.js';
 export * from '../folders/tables.js';
 export * from '../documents/tables.js';
 export * from '../mail/tables.js';
+export * from '../ledger/tables.js';

@@ -1,0 +1,59 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
+import { helpdeskCategories, helpdeskTickets } from './tables.js';
+
+type CategoryRow = typeof helpdeskCategories.$inferSelect;
+const present = ({ nameKey: _k, ...c }: CategoryRow) => c;
+
+function findCategory(db: Db, entityId: string, categoryId: string): CategoryRow {
+  const row = db.select().from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.id, categoryId))).get();
+  if (!row) throw new NotFoundError('Category not found');
+  return row;
+}
+
+function assertNameFree(db: Db, entityId: string, nameKey: string, exceptId?: string) {
+  const row = db.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.nameKey, nameKey))).get();
+  if (row && row.id !== exceptId) throw new ConflictError('A category with this name already exists');
+}
+
+export function listCategories(ctx: Context, entityId: string) {
+  return ctx.db.select().from(helpdeskCategories).where(eq(helpdeskCategories.entityId, entityId)).orderBy(asc(helpdeskCategories.nameKey), asc(helpdeskCategories.id)).all().map(present);
+}
+
+export function createCategory(ctx: Context, entityId: string, input: { name: string; description?: string | null }) {
+  const now = nowIso(ctx);
+  const row: CategoryRow = { id: ctx.ids.next(), entityId, name: input.name, nameKey: input.name.toLowerCase(), description: input.description ?? null, createdAt: now, updatedAt: now };
+  ctx.db.transaction((tx) => {
+    assertNameFree(tx as unknown as Db, entityId, row.nameKey);
+    tx.insert(helpdeskCategories).values(row).run();
+  });
+  return present(row);
+}
+
+export function updateCategory(ctx: Context, entityId: string, categoryId: string, input: { name?: string; description?: string | null }) {
+  return ctx.db.transaction((txx) => {
+    const tx = txx as unknown as Db;
+    const row = findCategory(tx, entityId, categoryId);
+    const next: CategoryRow = { ...row, updatedAt: nowIso(ctx) };
+    if (input.name !== undefined) Object.assign(next, { name: input.name, nameKey: input.name.toLowerCase() });
+    if (input.description !== undefined) next.description = input.description;
+    assertNameFree(tx, entityId, next.nameKey, categoryId);
+    tx.update(helpdeskCategories).set({ name: next.name, nameKey: next.nameKey, description: next.description, updatedAt: next.updatedAt }).where(eq(helpdeskCategories.id, categoryId)).run();
+    return present(next);
+  });
+}
+
+/** A category still used by tickets is not deleted (409): move those tickets first. */
+export function deleteCategory(ctx: Context, entityId: string, categoryId: string) {
+  return ctx.db.transaction((txx) => {
+    const tx = txx as unknown as Db;
+    findCategory(tx, entityId, categoryId);
+    const used = tx.select({ n: count() }).from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.categoryId, categoryId))).get()!.n;
+    if (used > 0) throw new ConflictError(`Category is used by ${used} ticket${used === 1 ? '' : 's'}; move them to another category first`);
+    tx.delete(helpdeskCategories).where(eq(helpdeskCategories.id, categoryId)).run();
+    return { deleted: true, id: categoryId };
+  });
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
+export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export const TICKET_CHANNELS = ['email', 'web', 'phone', 'chat', 'api'] as const;
+export const AUTHOR_TYPES = ['agent', 'customer', 'system'] as const;
+
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+const oneOf = (name: string, values: readonly string[]) => ({ error: `${name} must be one of ${values.join(', ')}` });
+const required = (name: string, type = 'a string') => ({
+  error: (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? `${name} is required` : `${name} must be ${type}`),
+});
+
+export const ticketStatusSchema = z.enum(TICKET_STATUSES, oneOf('status', TICKET_STATUSES)).meta({
+  description:
+    'Lifecycle modelled on Zammad: `new` → `open` → `pending` ⇄ `open` → `resolved` → `closed`. Allowed moves: new→open|pending|resolved, open→pending|resolved, pending→open|resolved, resolved→open (reopen)|closed; `closed` is final. Any other move is 409. A public agent reply moves `new` to `open`; a customer message moves `pending` or `resolved` back to `open`.',
+});
+export const ticketPrioritySchema = z.enum(TICKET_PRIORITIES, oneOf('priority', TICKET_PRIORITIES));
+export const ticketChannelSchema = z.enum(TICKET_CHANNELS, oneOf('channel', TICKET_CHANNELS)).meta({ description: 'Where the ticket came from; default `api`.' });
+
+const subject = z.string(required('subject')).trim().min(1, 'subject must not be empty').max(200, 'subject must be at most 200 characters');
+const description = z.string('description must be a string').max(20_000, 'description must be at most 20000 characters');
+const contactEmail = z
+  .string('contactEmail must be a string')
+  .trim()
+  .toLowerCase()
+  .pipe(z.email('contactEmail must be a valid e-mail address'));
+const contactName = z.string('contactName must be a string').trim().max(120, 'contactName must be at most 120 characters');
+const optionalUuid = (name: string) => z.uuid(`${name} must be a UUID`).nullable().optional();
+const entityIdField = z.uuid('entityId must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
+
+export const ticketSchema = z
+  .object({
+    id: z.uuid(),
+    entityId: z.uuid(),
+    ticketNumber: z.string().meta({
+      description:
+        'Human-friendly number `<node>-<sequence>` (e.g. `K7Q2M-1001`): the node tag is random per installation and the sequence counts up per entity on it, so devices that create tickets offline never collide, and a number is never reused.',
+    }),
+    subject: z.string(),
+    description: z.string().nullable(),
+    status: ticketStatusSchema,
+    priority: ticketPrioritySchema,
+    channel: ticketChannelSchema,
+    contactEmail: z.string().nullable(),
+    contactName: z.string().nullable(),
+    categoryId: z.uuid().nullable(),
+    createdBy: z.uuid().nullable().meta({ description: 'The user who created the ticket; null when created with an API key.' }),
+    assignedTo: z.uuid().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    firstResponseAt: z.string().nullable().meta({ description: 'Set by the first public (non-internal) agent reply; never changes afterwards.' }),
+    resolvedAt: z.string().nullable().meta({ description: 'Set on entering `resolved`; cleared when the ticket is reopened.' }),
+    closedAt: z.string().nullable().meta({ description: 'Set on entering `closed`.' }),
+  })
+  .meta({ id: 'Ticket' });
+
+export const messageSchema = z
+  .object({
+    id: z.uuid(),
+    ticketId: z.uuid(),
+    authorType: z.enum(AUTHOR_TYPES).meta({
+      description: '`agent` (a member or an integration acting for the business), `customer` (the contact), or `system` (written by the server for status changes and assignments; internal).',
+    }),
+    authorId: z.uuid().nullable(),
+    authorName: z.string(),
+    body: z.string(),
+    isInternal: z.boolean().meta({ description: 'Internal notes are visible to members only and never count as a first response.' }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'TicketMessage' });
+
+export const ticketWithMessagesSchema = ticketSchema.extend({ messages: z.array(messageSchema).meta({ description: 'Oldest first: one timeline of replies, notes and system events.' }) }).meta({ id: 'TicketWithMessages' });
+
+export const createTicketBody = z
+  .strictObject({
+    entityId: entityIdField,
+    subject,
+    description: description.nullable().optional(),
+    priority: ticketPrioritySchema.default('normal'),
+    channel: ticketChannelSchema.default('api'),
+    contactEmail: contactEmail.nullable().optional(),
+    contactName: contactName.nullable().optional(),
+    categoryId: optionalUuid('categoryId').meta({ description: 'A category of this entity (see /api/helpdesk/categories).' }),
+    assignedTo: optionalUuid('assignedTo').meta({ description: 'A user id; must be a member of the entity.' }),
+  })
+  .meta({ description: 'A new ticket always starts as `new`. Unknown fields are rejected.' });
+
+export const updateTicketBody = z
+  .strictObject({
+    entityId: entityIdField,
+    subject: subject.optional(),
+    description: description.nullable().optional(),
+    status: ticketStatusSchema.optional(),
+    priority: ticketPrioritySchema.optional(),
+    channel: ticketChannelSchema.optional(),
+    contactEmail: contactEmail.nullable().optional(),
+    contactName: contactName.nullable().optional(),
+    categoryId: optionalUuid('categoryId'),
+    assignedTo: optionalUuid('assignedTo').meta({ description: 'A member of the entity, or null to unassign.' }),
+  })
+  .refine((b) => Object.keys(b).some((k) => k !== 'entityId'), 'Nothing to update: give at least one ticket field')
+  .meta({ description: 'Any subset of the ticket fields. A status change must be an allowed move (else 409). Unknown fields are rejected.' });
+
+export type CreateTicketInput = z.output<typeof createTicketBody>;
+export type UpdateTicketInput = z.output<typeof updateTicketBody>;
+
+export const createMessageBody = z
+  .strictObject({
+    entityId: entityIdField,
+    body: z.string(required('body')).trim().min(1, 'body must not be empty').max(50_000, 'body must be at most 50000 characters'),
+    isInternal: z.boolean('isInternal must be a boolean').default(false),
+    authorType: z
+      .enum(['agent', 'customer'], { error: 'authorType must be agent or customer (system messages are written by the server)' })
+      .default('agent')
+      .meta({ description: '`agent` (default) for a reply or note by the business; `customer` to record a message from the contact (e.g. an e-mail gateway). A customer message cannot be internal.' }),
+    authorName: z.string('authorName must be a string').trim().min(1).max(120).optional().meta({ description: 'Defaults to the signed-in user, the API key name, or for customers the ticket contact.' }),
+  })
+  .refine((b) => !(b.authorType === 'customer' && b.isInternal), { message: 'A customer message cannot be an internal note', path: ['isInternal'] });
+
+export type CreateMessageInput = z.output<typeof createMessageBody>;
+
+export const listTicketsQuery = z.object({
+  entityId: z.string().optional(),
+  status: ticketStatusSchema.optional(),
+  priority: ticketPrioritySchema.optional(),
+  assignedTo: z.uuid('assignedTo must be a UUID').optional(),
+  categoryId: z.uuid('categoryId must be a UUID').optional(),
+  search: z.string().trim().max(200, 'search must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject or the ticket number.' }),
+  limit: z.coerce.number('limit must be a number').int('limit must be an integer').min(1, 'limit must be at least 1').max(200, 'limit must be at most 200').default(50),
+  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page.' }),
+});
+export type ListTicketsQuery = z.output<typeof listTicketsQuery>;
+
+export const ticketParams = z.object({ ticketId: z.uuid('ticketId must be a UUID') });
+
+export const categorySchema = z
+  .object({ id: z.uuid(), entityId: z.uuid(), name: z.string(), description: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() })
+  .meta({ id: 'TicketCategory' });
+const categoryName = z.string(required('name')).trim().min(1, 'name must not be empty').max(80, 'name must be at most 80 characters');
+export const createCategoryBody = z.strictObject({ entityId: entityIdField, name: categoryName, description: z.string().max(500).nullable().optional() });
+export const updateCategoryBody = z
+  .strictObject({ entityId: entityIdField, name: categoryName.optional(), description: z.string().max(500).nullable().optional() })
+  .refine((b) => b.name !== undefined || b.description !== undefined, 'Nothing to update: give name or description');
+export const categoryParams = z.object({ categoryId: z.uuid('categoryId must be a UUID') });

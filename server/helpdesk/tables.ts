@@ -1,0 +1,85 @@
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
+
+/** Entity-scoped ticket categories (e.g. "Billing", "Technical"). */
+export const helpdeskCategories = sqliteTable(
+  'helpdesk_categories',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(), // lower-cased name, unique within the entity
+    description: text('description'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('helpdesk_categories_name_idx').on(t.entityId, t.nameKey)],
+);
+
+export const helpdeskTickets = sqliteTable(
+  'helpdesk_tickets',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    ticketNumber: text('ticket_number').notNull(),
+    subject: text('subject').notNull(),
+    description: text('description'),
+    status: text('status', { enum: ['new', 'open', 'pending', 'resolved', 'closed'] }).notNull(),
+    priority: text('priority', { enum: ['low', 'normal', 'high', 'urgent'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'web', 'phone', 'chat', 'api'] }).notNull(),
+    contactEmail: text('contact_email'),
+    contactName: text('contact_name'),
+    categoryId: text('category_id'),
+    createdBy: text('created_by'),
+    assignedTo: text('assigned_to'),
+    /** Lower-cased subject and ticket number, for case-insensitive search beyond ASCII. */
+    searchText: text('search_text').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    firstResponseAt: text('first_response_at'),
+    resolvedAt: text('resolved_at'),
+    closedAt: text('closed_at'),
+  },
+  (t) => [
+    uniqueIndex('helpdesk_tickets_number_idx').on(t.entityId, t.ticketNumber),
+    index('helpdesk_tickets_list_idx').on(t.entityId, t.createdAt, t.id),
+    index('helpdesk_tickets_category_idx').on(t.entityId, t.categoryId),
+  ],
+);
+
+export const helpdeskMessages = sqliteTable(
+  'helpdesk_messages',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => helpdeskTickets.id, { onDelete: 'cascade' }),
+    authorType: text('author_type', { enum: ['agent', 'customer', 'system'] }).notNull(),
+    authorId: text('author_id'),
+    authorName: text('author_name').notNull(),
+    body: text('body').notNull(),
+    isInternal: integer('is_internal', { mode: 'boolean' }).notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('helpdesk_messages_ticket_idx').on(t.ticketId, t.createdAt, t.id)],
+);
+
+/**
+ * Ticket numbers are `<node>-<sequence>`: the node tag is random per installation and the
+ * sequence counts up per entity on that installation, so two devices creating tickets offline
+ * never mint the same number, and a number is never handed out twice.
+ */
+export const helpdeskNode = sqliteTable('helpdesk_node', {
+  id: integer('id').primaryKey(), // always 1: one row per installation
+  tag: text('tag').notNull(),
+});
+
+export const helpdeskTicketCounters = sqliteTable(
+  'helpdesk_ticket_counters',
+  {
+    entityId: text('entity_id').notNull(),
+    node: text('node').notNull(),
+    lastSeq: integer('last_seq').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.node] })],
+);

@@ -1,0 +1,147 @@
+import { and, asc, count, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { helpdeskCategories, helpdeskMessages, helpdeskTickets } from './tables.js';
+import { nextTicketNumber } from './numbering.js';
+import { moveTicketStatus } from './status.js';
+import { assertAssignable, memberName } from './members.js';
+import { writeSystemMessage } from './timeline.js';
+import { presentMessage, presentTicket, type Actor, type TicketRow } from './present.js';
+import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
+
+const searchTextOf = (subject: string, ticketNumber: string) => `${subject}\n${ticketNumber}`.toLowerCase();
+
+export function findTicket(db: Db, entityId: string, ticketId: string): TicketRow {
+  const row = db.select().from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.id, ticketId))).get();
+  if (!row) throw new NotFoundError('Ticket not found');
+  return row;
+}
+
+function assertCategory(db: Db, entityId: string, categoryId: string) {
+  const row = db.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.id, categoryId))).get();
+  if (!row) throw new BadRequestError('categoryId must be a category of this entity');
+}
+
+export function createTicket(ctx: Context, entityId: string, actor: Actor, input: CreateTicketInput) {
+  if (input.categoryId) assertCategory(ctx.db, entityId, input.categoryId);
+  const assigneeName = input.assignedTo ? assertAssignable(ctx, entityId, input.assignedTo) : null;
+  const now = nowIso(ctx);
+  return ctx.db.transaction((tx) => {
+    const ticketNumber = nextTicketNumber(tx as unknown as Db, entityId);
+    const row: TicketRow = {
+      id: ctx.ids.next(),
+      entityId,
+      ticketNumber,
+      subject: input.subject,
+      description: input.description ?? null,
+      status: 'new',
+      priority: input.priority,
+      channel: input.channel,
+      contactEmail: input.contactEmail ?? null,
+      contactName: input.contactName ?? null,
+      categoryId: input.categoryId ?? null,
+      createdBy: actor.type === 'user' ? actor.id : null,
+      assignedTo: input.assignedTo ?? null,
+      searchText: searchTextOf(input.subject, ticketNumber),
+      createdAt: now,
+      updatedAt: now,
+      firstResponseAt: null,
+      resolvedAt: null,
+      closedAt: null,
+    };
+    tx.insert(helpdeskTickets).values(row).run();
+    writeSystemMessage(ctx, tx as unknown as Db, entityId, row.id, `Ticket ${ticketNumber} created by ${actor.name}`, now);
+    const ticket = presentTicket(row);
+    ctx.events.record(tx as unknown as Db, { entityId, type: 'ticket.created', data: { ticket, actor } });
+    if (row.assignedTo) {
+      writeSystemMessage(ctx, tx as unknown as Db, entityId, row.id, `Assigned to ${assigneeName} by ${actor.name}`, now);
+      ctx.events.record(tx as unknown as Db, { entityId, type: 'ticket.assigned', data: { ticket, from: null, to: row.assignedTo, actor } });
+    }
+    return ticket;
+  });
+}
+
+export function getTicket(ctx: Context, entityId: string, ticketId: string) {
+  const row = findTicket(ctx.db, entityId, ticketId);
+  const messages = ctx.db
+    .select()
+    .from(helpdeskMessages)
+    .where(and(eq(helpdeskMessages.entityId, entityId), eq(helpdeskMessages.ticketId, ticketId)))
+    .orderBy(asc(helpdeskMessages.createdAt), asc(helpdeskMessages.id))
+    .all();
+  return { ...presentTicket(row), messages: messages.map(presentMessage) };
+}
+
+function encodeCursor(t: TicketRow): string {
+  return Buffer.from(JSON.stringify([t.createdAt, t.id])).toString('base64url');
+}
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
+  } catch {
+    // fall through
+  }
+  throw new BadRequestError('cursor is not valid');
+}
+
+/** Newest first (createdAt, then id), filtered; returns one page and the cursor of the next. */
+export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
+  const filters: (SQL | undefined)[] = [eq(helpdeskTickets.entityId, entityId)];
+  if (q.status) filters.push(eq(helpdeskTickets.status, q.status));
+  if (q.priority) filters.push(eq(helpdeskTickets.priority, q.priority));
+  if (q.assignedTo) filters.push(eq(helpdeskTickets.assignedTo, q.assignedTo));
+  if (q.categoryId) filters.push(eq(helpdeskTickets.categoryId, q.categoryId));
+  if (q.search) filters.push(sql`instr(${helpdeskTickets.searchText}, ${q.search.toLowerCase()}) > 0`);
+  const where = and(...filters);
+  const total = ctx.db.select({ n: count() }).from(helpdeskTickets).where(where).get()!.n;
+  let pageWhere = where;
+  if (q.cursor) {
+    const [createdAt, id] = decodeCursor(q.cursor);
+    pageWhere = and(where, or(lt(helpdeskTickets.createdAt, createdAt), and(eq(helpdeskTickets.createdAt, createdAt), lt(helpdeskTickets.id, id))));
+  }
+  const rows = ctx.db
+    .select()
+    .from(helpdeskTickets)
+    .where(pageWhere)
+    .orderBy(desc(helpdeskTickets.createdAt), desc(helpdeskTickets.id))
+    .limit(q.limit + 1)
+    .all();
+  const page = rows.slice(0, q.limit);
+  const nextCursor = rows.length > q.limit ? encodeCursor(page[page.length - 1]) : null;
+  return { items: page.map(presentTicket), total, nextCursor };
+}
+
+const EDITABLE = ['subject', 'description', 'priority', 'channel', 'contactEmail', 'contactName', 'categoryId', 'assignedTo', 'status'] as const;
+
+export function updateTicket(ctx: Context, entityId: string, actor: Actor, ticketId: string, input: UpdateTicketInput) {
+  if (input.categoryId) assertCategory(ctx.db, entityId, input.categoryId);
+  const assigneeName = input.assignedTo ? assertAssignable(ctx, entityId, input.assignedTo) : null;
+  const now = nowIso(ctx);
+  return ctx.db.transaction((txx) => {
+    const tx = txx as unknown as Db;
+    const before = findTicket(tx, entityId, ticketId);
+    const changes = EDITABLE.filter((k) => input[k] !== undefined && (input[k] ?? null) !== before[k]);
+    if (changes.length === 0) return presentTicket(before);
+    const after: TicketRow = { ...before, updatedAt: now };
+    for (const k of changes) (after as Record<string, unknown>)[k] = input[k] ?? null;
+    if (changes.includes('status')) Object.assign(after, moveTicketStatus(before.status, after.status, before, now));
+    after.searchText = searchTextOf(after.subject, after.ticketNumber);
+    const { id: _id, entityId: _e, ...set } = after;
+    tx.update(helpdeskTickets).set(set).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.id, ticketId))).run();
+    const ticket = presentTicket(after);
+    if (changes.includes('status')) {
+      writeSystemMessage(ctx, tx, entityId, ticketId, `Status changed from ${before.status} to ${after.status} by ${actor.name}`, now);
+      ctx.events.record(tx, { entityId, type: 'ticket.status_changed', data: { ticket, from: before.status, to: after.status, actor } });
+    }
+    if (changes.includes('assignedTo')) {
+      const text = after.assignedTo ? `Assigned to ${assigneeName} by ${actor.name}` : `Unassigned${before.assignedTo ? ` from ${memberName(ctx, entityId, before.assignedTo) ?? 'a former member'}` : ''} by ${actor.name}`;
+      writeSystemMessage(ctx, tx, entityId, ticketId, text, now);
+      ctx.events.record(tx, { entityId, type: 'ticket.assigned', data: { ticket, from: before.assignedTo, to: after.assignedTo, actor } });
+    }
+    ctx.events.record(tx, { entityId, type: 'ticket.updated', data: { ticket, changes, actor } });
+    return ticket;
+  });
+}

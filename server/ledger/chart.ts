@@ -1,0 +1,58 @@
+import type { AccountType } from './tables.js';
+
+/** Codes of the default accounts the built-in posting rules use. */
+export const ACC = {
+  cash: '1000',
+  bank: '1010',
+  receivable: '1100',
+  vatReceivable: '1200',
+  cryptoWallet: '1300',
+  shieldedFunds: '1310',
+  payable: '2000',
+  vatPayable: '2200',
+  ownerEquity: '3000',
+  retainedEarnings: '3100',
+  sales: '4000',
+  otherIncome: '4800',
+  salesReturns: '4900',
+  generalExpenses: '6000',
+  networkFees: '6700',
+} as const;
+
+export interface ChartAccount {
+  code: string;
+  name: string;
+  type: AccountType;
+  description?: string;
+}
+
+/** A small-business default chart, seeded for every entity on first use of the ledger. */
+export const DEFAULT_CHART: ChartAccount[] = [
+  { code: ACC.cash, name: 'Cash on hand', type: 'asset' },
+  { code: ACC.bank, name: 'Bank account', type: 'asset' },
+  { code: ACC.receivable, name: 'Accounts receivable', type: 'asset', description: 'Invoiced, not yet paid by customers' },
+  { code: ACC.vatReceivable, name: 'VAT / sales tax receivable', type: 'asset', description: 'Input tax reclaimable on purchases' },
+  { code: ACC.cryptoWallet, name: 'Crypto wallet (public)', type: 'asset' },
+  { code: ACC.shieldedFunds, name: 'Shielded funds', type: 'asset', description: 'Funds held in the private (shielded) pool' },
+  { code: ACC.payable, name: 'Accounts payable', type: 'liability', description: 'Supplier bills not yet paid' },
+  { code: ACC.vatPayable, name: 'VAT / sales tax payable', type: 'liability', description: 'Output tax collected on sales' },
+  { code: '2300', name: 'Income tax payable', type: 'liability' },
+  { code: '2400', name: 'Loans payable', type: 'liability' },
+  { code: ACC.ownerEquity, name: "Owner's equity", type: 'equity' },
+  { code: ACC.retainedEarnings, name: 'Retained earnings', type: 'equity' },
+  { code: ACC.sales, name: 'Sales revenue', type: 'revenue' },
+  { code: '4100', name: 'Service revenue', type: 'revenue' },
+  { code: ACC.otherIncome, name: 'Other income', type: 'revenue' },
+  { code: ACC.salesReturns, name: 'Sales returns and allowances', type: 'revenue', description: 'Contra-revenue: refunds and credit notes' },
+  { code: '5000', name: 'Cost of goods sold', type: 'expense' },
+  { code: ACC.generalExpenses, name: 'General expenses', type: 'expense' },
+  { code: '6100', name: 'Rent', type: 'expense' },
+  { code: '6200', name: 'Utilities', type: 'expense' },
+  { code: '6300', name: 'Salaries and wages', type: 'expense' },
+  { code: '6400', name: 'Office supplies', type: 'expense' },
+  { code: '6500', name: 'Software and subscriptions', type: 'expense' },
+  { code: '6600', name: 'Travel', type: 'expense' },
+  { code: ACC.networkFees, name: 'Bank and network fees', type: 'expense' },
+  { code: '6800', name: 'Professional fees', type: 'expense' },
+  { code: '6900', name: 'Marketing', type: 'expense' },
+];

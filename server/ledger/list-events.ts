@@ -1,0 +1,47 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { presentEvent } from './present.js';
+import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
+
+export interface EventFilter {
+  postingStatus?: PostingStatus;
+  type?: string;
+  correlationId?: string;
+}
+
+function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
+  return and(
+    eq(ledgerEvents.entityId, entityId),
+    withStatus && f.postingStatus ? eq(ledgerEvents.postingStatus, f.postingStatus) : undefined,
+    f.type ? eq(ledgerEvents.type, f.type) : undefined,
+    f.correlationId ? eq(ledgerEvents.correlationId, f.correlationId) : undefined,
+  );
+}
+
+/** One page of events, newest first (createdAt, then id). A page past the end is empty. */
+export function listEvents(ctx: Context, entityId: string, f: EventFilter & { page: number; pageSize: number }) {
+  const cond = where(entityId, f, true);
+  const total = ctx.db.select({ n: count() }).from(ledgerEvents).where(cond).get()?.n ?? 0;
+  const rows = ctx.db
+    .select()
+    .from(ledgerEvents)
+    .where(cond)
+    .orderBy(desc(ledgerEvents.createdAt), desc(ledgerEvents.id))
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .all();
+  return { events: rows.map(presentEvent), total, page: f.page, pageSize: f.pageSize };
+}
+
+/** How many events are in each posting status (all statuses present), for the other filters. */
+export function countEventsByStatus(ctx: Context, entityId: string, f: EventFilter) {
+  const rows = ctx.db
+    .select({ status: ledgerEvents.postingStatus, n: count() })
+    .from(ledgerEvents)
+    .where(where(entityId, f, false))
+    .groupBy(ledgerEvents.postingStatus)
+    .all();
+  const counts = Object.fromEntries(POSTING_STATUSES.map((s) => [s, 0])) as Record<PostingStatus, number>;
+  for (const r of rows) counts[r.status] = r.n;
+  return { counts, total: rows.reduce((a, r) => a + r.n, 0) };
+}

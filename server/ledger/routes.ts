@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { route, type RouteDef } from '../http/route.js';
+import type { Auth } from '../auth/authenticate.js';
+import { UnauthorizedError } from '../http/errors.js';
+import * as s from './schemas.js';
+import { postEvent } from './post-event.js';
+import { countEventsByStatus, listEvents } from './list-events.js';
+import { getEvent } from './get-event.js';
+import { approveEvent, rejectEvent } from './approvals.js';
+import { reverseEvent } from './reverse-event.js';
+import { batchReclassify } from './reclassify.js';
+import { listEventTypes } from './event-types.js';
+import { createAccount, deleteAccount, listAccounts, updateAccount } from './accounts.js';
+import { listJournal } from './journal-report.js';
+import { getTrialBalance } from './trial-balance.js';
+import { getLedgerSettings, updateLedgerSettings } from './settings.js';
+
+const tags = ['Ledger'];
+const view = { entity: 'QBH', permission: 'LEDGER.VIEW', scope: 'read:ledger' } as const;
+const post = { entity: 'QBH', permission: 'LEDGER.POST', scope: 'write:ledger' } as const;
+/** Approving is a person's decision: sessions with LEDGER.APPROVE only, never API keys. */
+const approve = { entity: 'QBH', permission: 'LEDGER.APPROVE' } as const;
+/** Chart of accounts and approval policy: LEDGER.APPROVE for sessions, write:ledger for keys. */
+const administer = { entity: 'QBH', permission: 'LEDGER.APPROVE', scope: 'write:ledger' } as const;
+
+const userId = (auth: Auth | null) => {
+  if (auth?.kind !== 'session') throw new UnauthorizedError('A signed-in session is required');
+  return auth.userId;
+};
+
+export const ledgerRoutes: RouteDef[] = [
+  route(
+    {
+      method: 'get',
+      path: '/api/ledger/events',
+      summary: 'List ledger events (paginated), or their counts per posting status',
+      description:
+        'Query parameters: `entityId`, `postingStatus` (posted | pending_approval | reversed | failed | unposted), `type`, `correlationId`, `view=statusCounts`, `page` (1-based, default 1), `pageSize` (1–200, default 50; out of range → 400). Returns `{ events, total, page, pageSize }`, newest first; a page past the end has no events. With `view=statusCounts` returns `{ counts: { posted, pending_approval, reversed, failed, unposted }, total }` instead.',
+      tags,
+      access: view,
+      query: s.listEventsQuery,
+      response: s.listEventsResponse,
+    },
+    ({ ctx, entityId, query }) => {
+      const filter = { postingStatus: query.postingStatus, type: query.type, correlationId: query.correlationId };
+      if (query.view === 'statusCounts') return countEventsByStatus(ctx, entityId, filter);
+      return listEvents(ctx, entityId, { ...filter, page: query.page, pageSize: query.pageSize });
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events',
+      summary: 'Record a business event; the posting engine processes it at once',
+      description:
+        'Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type\'s schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type` is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409.',
+      tags,
+      access: post,
+      body: s.postEventBody,
+      response: s.ledgerEventSchema,
+      status: 201,
+      errors: { 409: 'idempotencyKey already used with a different request' },
+    },
+    ({ ctx, res, auth, entityId, body }) => {
+      const { entityId: _ignored, ...input } = body;
+      const { event, replayed } = postEvent(ctx, entityId, input, { source: auth?.kind === 'apiKey' ? 'api' : 'ui' });
+      if (!replayed) return event;
+      res.status(200).set('Idempotent-Replayed', 'true').json(event);
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/batch-reclassify',
+      summary: 'Reclassify events: reverse each one\'s journal entry and repost it under a new type',
+      description:
+        'Each event is handled in its own transaction: its posting entry is reversed by a linked reversing entry (the event becomes `reversed`) and a new event of `newEventType` with the same payload is posted (its id is `newEventId`). Reversal and new posting are dated when the reclassification happens; reports as of earlier dates do not change. The new event is not held for approval again. Per-event failures (not found, already reversed, not posted, payload invalid for the new type) change nothing for that event and do not affect the others. Retrying is safe: an event already reclassified to the same type reports success with the same `newEventId` and nothing is reversed twice. An unknown `newEventType`, or one without a posting rule, → 400.',
+      tags,
+      access: post,
+      body: s.batchReclassifyBody,
+      response: s.batchReclassifyResponse,
+    },
+    ({ ctx, entityId, body }) => batchReclassify(ctx, entityId, body.eventIds, body.newEventType),
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/events/{eventId}', summary: 'Get one event with its journal entries', tags, access: view, params: s.eventParams, response: s.ledgerEventDetailSchema },
+    ({ ctx, entityId, params }) => getEvent(ctx, entityId, params.eventId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/{eventId}/approve',
+      summary: 'Approve an event held for approval: it is posted now',
+      description: 'Only `pending_approval` events (else 409). If the event can no longer post (e.g. an account was archived meanwhile) it becomes `failed` with the reason. Session only: API keys cannot approve.',
+      tags,
+      access: approve,
+      params: s.eventParams,
+      response: s.ledgerEventSchema,
+      errors: { 409: 'The event is not pending approval' },
+    },
+    ({ ctx, auth, entityId, params }) => approveEvent(ctx, entityId, params.eventId, userId(auth)),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/{eventId}/reject',
+      summary: 'Reject an event held for approval: nothing is posted',
+      description: 'Only `pending_approval` events (else 409). The event becomes `failed` with `postingError` "Rejected: <reason>". Session only.',
+      tags,
+      access: approve,
+      params: s.eventParams,
+      body: s.rejectBody,
+      response: s.ledgerEventSchema,
+      errors: { 409: 'The event is not pending approval' },
+    },
+    ({ ctx, auth, entityId, params, body }) => rejectEvent(ctx, entityId, params.eventId, userId(auth), body.reason),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/{eventId}/reverse',
+      summary: 'Reverse a posted event (a linked reversing entry, dated now)',
+      description: 'Only `posted` events; an event is reversed at most once (409 otherwise).',
+      tags,
+      access: post,
+      params: s.eventParams,
+      body: s.reverseBody,
+      response: s.ledgerEventSchema,
+      errors: { 409: 'The event is not posted or is already reversed' },
+    },
+    ({ ctx, entityId, params, body }) => reverseEvent(ctx, entityId, params.eventId, body.reason),
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/event-types', summary: 'The catalogue of event types: payload JSON Schema, posting rule in words, an example payload', tags, access: view, response: z.array(s.eventTypeSchema) },
+    () => listEventTypes(),
+  ),
+
+  route(
+    { method: 'get', path: '/api/ledger/accounts', summary: 'The chart of accounts (seeded with a small-business default)', description: 'Ordered by code. Archived accounts only with `includeArchived=true`.', tags, access: view, query: s.listAccountsQuery, response: z.array(s.accountSchema) },
+    ({ ctx, entityId, query }) => listAccounts(ctx, entityId, query.includeArchived === 'true'),
+  ),
+  route(
+    { method: 'post', path: '/api/ledger/accounts', summary: 'Add an account to the chart', tags, access: administer, body: s.createAccountBody, response: s.accountSchema, status: 201, errors: { 409: 'Account code already exists' } },
+    ({ ctx, entityId, body }) => createAccount(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'patch',
+      path: '/api/ledger/accounts/{accountId}',
+      summary: 'Rename, describe, archive or restore an account',
+      description: 'Code and type never change once created. Accounts used by the built-in rules cannot be archived (409).',
+      tags,
+      access: administer,
+      params: s.accountParams,
+      body: s.updateAccountBody,
+      response: s.accountSchema,
+      errors: { 409: 'Built-in account cannot be archived' },
+    },
+    ({ ctx, entityId, params, body }) => updateAccount(ctx, entityId, params.accountId, body),
+  ),
+  route(
+    {
+      method: 'delete',
+      path: '/api/ledger/accounts/{accountId}',
+      summary: 'Delete an account that was never posted to',
+      description: 'Accounts with journal lines keep their history: archive them instead (409). Built-in accounts cannot be deleted (409).',
+      tags,
+      access: administer,
+      params: s.accountParams,
+      response: z.object({ deleted: z.boolean() }),
+      errors: { 409: 'Account has journal lines or is built in' },
+    },
+    ({ ctx, entityId, params }) => deleteAccount(ctx, entityId, params.accountId),
+  ),
+
+  route(
+    { method: 'get', path: '/api/ledger/journal', summary: 'Journal entries with their lines', description: 'Filters: `accountId`, `eventId`, `from`, `to` (on effectiveAt); `page`, `pageSize` (1–200, default 50).', tags, access: view, query: s.journalQuery, response: s.journalResponse },
+    ({ ctx, entityId, query }) => listJournal(ctx, entityId, query),
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse },
+    ({ ctx, entityId, query }) => getTrialBalance(ctx, entityId, query.asOf),
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/settings', summary: 'Ledger settings: approval thresholds', tags, access: view, response: s.settingsSchema },
+    ({ ctx, entityId }) => getLedgerSettings(ctx, entityId),
+  ),
+  route(
+    { method: 'put', path: '/api/ledger/settings', summary: 'Replace the approval thresholds', tags, access: administer, body: s.updateSettingsBody, response: s.settingsSchema },
+    ({ ctx, entityId, body }) => updateLedgerSettings(ctx, entityId, { approvalThresholds: body.approvalThresholds }),
+  ),
+];

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { ACCOUNT_TYPES, POSTING_STATUSES } from './tables.js';
+import { isCurrency } from './money.js';
+
+const jsonObject = z.record(z.string(), z.unknown());
+const decimalString = z.string().meta({ description: 'Decimal string in major units of the currency', example: '1200.00' });
+
+export const postingStatusSchema = z.enum(POSTING_STATUSES).meta({
+  id: 'LedgerPostingStatus',
+  description:
+    'posted: journal entry written. pending_approval: held because it reaches an approval threshold (→ posted on approve, → failed on reject). failed: payload invalid for its type, or the rule could not post (nothing written; `postingError` says why). unposted: the type has no posting rule. reversed: its journal entry was reversed (by reclassification or reversal); final.',
+});
+
+// ── events ───────────────────────────────────────────────────────────────────────────────
+
+export const postEventInput = z.object({
+  type: z.string().min(1).max(80).meta({ description: 'An event type from GET /api/ledger/event-types; unknown types are refused with 400', example: 'invoice_created' }),
+  payload: jsonObject.default({}).meta({ description: "The business data, validated against the type's payload schema (version `schemaVersion`)" }),
+  timestamp: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'When the business event happened (the journal date of its posting). Default: now.' }),
+  source: z.string().trim().min(1).max(100).optional().meta({ description: 'Which system produced the event. Default: `api` for API keys, `ui` for sessions.' }),
+  correlationId: z.string().trim().min(1).max(200).optional(),
+  idempotencyKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        "Unique per entity. Repeating a request with the same key and the same input returns the original event (200, header `Idempotent-Replayed: true`) and posts nothing; the same key with different input is refused with 409.",
+    }),
+  schemaVersion: z.string().min(1).max(20).optional().meta({ description: "Payload schema version. Default: the type's current version. An unsupported version makes the event `failed`." }),
+  metadata: jsonObject.optional().meta({ description: 'Free-form data kept with the event; not used for posting' }),
+});
+export type PostEventInput = z.input<typeof postEventInput>;
+
+export const postEventBody = postEventInput.extend({ entityId: z.uuid().optional() });
+
+export const ledgerEventSchema = z
+  .object({
+    id: z.uuid(),
+    entityId: z.uuid(),
+    type: z.string(),
+    timestamp: z.string(),
+    payload: jsonObject,
+    source: z.string(),
+    correlationId: z.string().nullable(),
+    idempotencyKey: z.string().nullable(),
+    schemaVersion: z.string(),
+    metadata: jsonObject,
+    postingStatus: postingStatusSchema,
+    postingError: z.string().nullable(),
+    reclassifiedFrom: z.uuid().nullable().meta({ description: 'The event this one replaced through reclassification' }),
+    reclassifiedTo: z.uuid().nullable().meta({ description: 'The event that replaced this one through reclassification' }),
+    decidedBy: z.string().nullable().meta({ description: 'User who approved or rejected a held event' }),
+    decidedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'LedgerEvent' });
+
+export const journalLineSchema = z
+  .object({
+    id: z.uuid(),
+    accountId: z.uuid(),
+    accountCode: z.string(),
+    accountName: z.string(),
+    currency: z.string(),
+    side: z.enum(['debit', 'credit']),
+    amount: decimalString,
+    memo: z.string().nullable(),
+  })
+  .meta({ id: 'LedgerJournalLine' });
+
+export const journalEntrySchema = z
+  .object({
+    id: z.uuid(),
+    eventId: z.uuid(),
+    eventType: z.string(),
+    kind: z.enum(['posting', 'reversal']),
+    reversesEntryId: z.uuid().nullable(),
+    description: z.string(),
+    effectiveAt: z.string(),
+    createdAt: z.string(),
+    lines: z.array(journalLineSchema),
+  })
+  .meta({ id: 'LedgerJournalEntry' });
+
+export const ledgerEventDetailSchema = ledgerEventSchema.extend({ entries: z.array(journalEntrySchema) }).meta({ id: 'LedgerEventDetail' });
+
+const pageParam = z.coerce.number().int().min(1, 'page must be 1 or more').default(1).meta({ description: '1-based page number' });
+const pageSizeParam = z.coerce.number().int().min(1, 'pageSize must be 1 to 200').max(200, 'pageSize must be 1 to 200').default(50).meta({ description: 'Items per page: 1 to 200, default 50' });
+
+export const listEventsQuery = z.object({
+  entityId: z.uuid().optional().meta({ description: 'The entity (query parameter `entityId`; or `x-entity-id` with a session)' }),
+  postingStatus: postingStatusSchema.optional().meta({ description: 'Filter by posting status' }),
+  type: z.string().min(1).max(80).optional().meta({ description: 'Filter by event type' }),
+  correlationId: z.string().min(1).max(200).optional().meta({ description: 'Filter by correlationId' }),
+  view: z.literal('statusCounts').optional().meta({ description: '`statusCounts`: return `{ counts, total }` (counts per posting status for the other filters, ignoring postingStatus and pagination) instead of events' }),
+  page: pageParam,
+  pageSize: pageSizeParam,
+});
+
+export const statusCountsSchema = z
+  .object({
+    counts: z.object({ posted: z.number().int(), pending_approval: z.number().int(), reversed: z.number().int(), failed: z.number().int(), unposted: z.number().int() }),
+    total: z.number().int(),
+  })
+  .meta({ id: 'LedgerStatusCounts', description: 'With view=statusCounts: how many events are in each posting status (every status present, zero included).' });
+
+export const eventPageSchema = z
+  .object({ events: z.array(ledgerEventSchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'LedgerEventPage', description: 'Newest first (createdAt, then id, descending).' });
+
+export const listEventsResponse = z.union([eventPageSchema, statusCountsSchema]);
+
+export const eventParams = z.object({ eventId: z.uuid() });
+export const rejectBody = z.object({ entityId: z.uuid().optional(), reason: z.string().trim().min(1).max(500).optional() });
+export const reverseBody = z.object({ entityId: z.uuid().optional(), reason: z.string().trim().min(1).max(500).optional() });
+
+export const batchReclassifyBody = z.object({
+  entityId: z.uuid().optional(),
+  eventIds: z
+    .array(z.uuid())
+    .min(1, 'eventIds must list at least one event')
+    .max(200, 'At most 200 events per batch')
+    .refine((ids) => new Set(ids).size === ids.length, 'eventIds must not repeat'),
+  newEventType: z.string().min(1).max(80),
+});
+
+export const batchReclassifyResponse = z
+  .object({
+    summary: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+    results: z.array(z.object({ eventId: z.uuid(), success: z.boolean(), message: z.string(), newEventId: z.uuid().optional() })),
+  })
+  .meta({ id: 'LedgerBatchReclassifyResult' });
+
+// ── event types ──────────────────────────────────────────────────────────────────────────
+
+export const eventTypeSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    description: z.string(),
+    schemaVersion: z.string(),
+    posts: z.boolean().meta({ description: 'False for types recorded as `unposted`' }),
+    rule: z.string().nullable().meta({ description: 'The posting rule in words' }),
+    payloadSchema: jsonObject.meta({ description: 'JSON Schema (draft 2020-12) of the payload' }),
+    example: jsonObject.meta({ description: 'A payload that posts successfully as-is' }),
+  })
+  .meta({ id: 'LedgerEventType' });
+
+// ── accounts ─────────────────────────────────────────────────────────────────────────────
+
+export const accountTypeSchema = z.enum(ACCOUNT_TYPES);
+export const accountSchema = z
+  .object({
+    id: z.uuid(),
+    entityId: z.uuid(),
+    code: z.string(),
+    name: z.string(),
+    type: accountTypeSchema,
+    description: z.string().nullable(),
+    system: z.boolean().meta({ description: 'Seeded by the default chart and used by built-in posting rules: can be renamed, not archived or deleted' }),
+    archived: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'LedgerAccount' });
+
+const accountCode = z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,19}$/, 'code must be 1-20 letters, digits, dots or dashes');
+export const createAccountBody = z.object({
+  entityId: z.uuid().optional(),
+  code: accountCode,
+  name: z.string().trim().min(1).max(120),
+  type: accountTypeSchema,
+  description: z.string().trim().max(500).optional(),
+});
+export const updateAccountBody = z.object({
+  entityId: z.uuid().optional(),
+  name: z.string().trim().min(1).max(120).optional(),
+  description: z.string().trim().max(500).nullable().optional(),
+  archived: z.boolean().optional().meta({ description: 'Archived accounts keep their history but take no new postings' }),
+});
+export const accountParams = z.object({ accountId: z.uuid() });
+export const listAccountsQuery = z.object({ entityId: z.uuid().optional(), includeArchived: z.enum(['true', 'false']).optional() });
+
+// ── reports ──────────────────────────────────────────────────────────────────────────────
+
+const isoDateTime = z.iso.datetime({ offset: true });
+export const journalQuery = z.object({
+  entityId: z.uuid().optional(),
+  accountId: z.uuid().optional().meta({ description: 'Only entries with a line on this account (all lines of those entries are returned)' }),
+  eventId: z.uuid().optional(),
+  from: isoDateTime.optional().meta({ description: 'effectiveAt ≥ from' }),
+  to: isoDateTime.optional().meta({ description: 'effectiveAt ≤ to' }),
+  page: pageParam,
+  pageSize: pageSizeParam,
+});
+export const journalResponse = z
+  .object({ entries: z.array(journalEntrySchema), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() })
+  .meta({ id: 'LedgerJournalPage', description: 'Newest first (effectiveAt, then id, descending).' });
+
+export const trialBalanceQuery = z.object({
+  entityId: z.uuid().optional(),
+  asOf: isoDateTime.optional().meta({ description: 'Include entries with effectiveAt ≤ asOf. Default: now.' }),
+});
+export const trialBalanceResponse = z
+  .object({
+    asOf: z.string(),
+    rows: z.array(
+      z.object({ accountId: z.uuid(), code: z.string(), name: z.string(), type: accountTypeSchema, currency: z.string(), debit: decimalString, credit: decimalString, balance: decimalString.meta({ description: 'debit − credit (signed)' }) }),
+    ),
+    totals: z.array(z.object({ currency: z.string(), debit: decimalString, credit: decimalString, balance: decimalString.meta({ description: 'Always zero' }) })),
+  })
+  .meta({ id: 'LedgerTrialBalance', description: 'Per account and currency, ordered by account code then currency. Totals per currency always balance to zero.' });
+
+// ── settings ─────────────────────────────────────────────────────────────────────────────
+
+export const settingsSchema = z
+  .object({
+    approvalThresholds: z
+      .record(z.string().refine(isCurrency, 'must be a currency code'), z.string().regex(/^\d{1,40}(\.\d{1,40})?$/, 'must be a decimal string'))
+      .meta({
+        description: 'Currency → amount (major units). An event whose entry moves at least this much in that currency (sum of debits) is held as `pending_approval`. Empty: nothing is held.',
+        example: { USD: '10000.00' },
+      }),
+  })
+  .meta({ id: 'LedgerSettings' });
+export const updateSettingsBody = settingsSchema.extend({ entityId: z.uuid().optional() });

@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { DEFAULT_CHART } from './chart.js';
+import { ledgerAccounts, ledgerSettings } from './tables.js';
+
+/** Seeds the entity's ledger (settings and the default chart) the first time it is used. */
+export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
+  const seeded = db.select({ entityId: ledgerSettings.entityId }).from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get();
+  if (seeded) return;
+  const now = nowIso(ctx);
+  db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, createdAt: now, updatedAt: now }).run();
+  db.insert(ledgerAccounts)
+    .values(DEFAULT_CHART.map((a) => ({ id: ctx.ids.next(), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: true, archivedAt: null, createdAt: now, updatedAt: now })))
+    .run();
+}
+
+/** Runs `fn` in one synchronous transaction, with the entity's ledger seeded first. */
+export function inLedgerTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T): T {
+  return ctx.db.transaction((tx) => {
+    const db = tx as unknown as Db;
+    ensureLedger(ctx, db, entityId);
+    return fn(db);
+  });
+}
+
+export function readThresholds(db: Db, entityId: string): Record<string, string> {
+  return db.select({ t: ledgerSettings.approvalThresholds }).from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get()?.t ?? {};
+}

@@ -1,0 +1,106 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { entities } from '../auth/tables.js';
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+export const POSTING_STATUSES = ['posted', 'pending_approval', 'reversed', 'failed', 'unposted'] as const;
+export type PostingStatus = (typeof POSTING_STATUSES)[number];
+
+/** Per-entity ledger settings; its presence also marks the default chart as seeded. */
+export const ledgerSettings = sqliteTable('ledger_settings', {
+  entityId: text('entity_id').primaryKey().references(() => entities.id, { onDelete: 'cascade' }),
+  /** Currency code → minimum amount (minor units, decimal string) that needs approval. */
+  approvalThresholds: text('approval_thresholds', { mode: 'json' }).notNull().$type<Record<string, string>>(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+/** The chart of accounts. Accounts that carry lines are never deleted, only archived. */
+export const ledgerAccounts = sqliteTable(
+  'ledger_accounts',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ACCOUNT_TYPES }).notNull(),
+    description: text('description'),
+    /** Seeded by the default chart and used by the built-in posting rules. */
+    system: integer('system', { mode: 'boolean' }).notNull(),
+    archivedAt: text('archived_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_accounts_code_uq').on(t.entityId, t.code)],
+);
+
+/** Business events as received; posting status moves, the journal they produce never does. */
+export const ledgerEvents = sqliteTable(
+  'ledger_events',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    timestamp: text('timestamp').notNull(),
+    payload: text('payload', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    source: text('source').notNull(),
+    correlationId: text('correlation_id'),
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the canonical request, to tell a replay from a conflicting reuse of the key. */
+    inputHash: text('input_hash').notNull(),
+    schemaVersion: text('schema_version').notNull(),
+    metadata: text('metadata', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    postingStatus: text('posting_status', { enum: POSTING_STATUSES }).notNull(),
+    postingError: text('posting_error'),
+    reclassifiedFrom: text('reclassified_from'),
+    reclassifiedTo: text('reclassified_to'),
+    decidedBy: text('decided_by'),
+    decidedAt: text('decided_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('ledger_events_idem_uq').on(t.entityId, t.idempotencyKey),
+    index('ledger_events_list_idx').on(t.entityId, t.createdAt, t.id),
+    index('ledger_events_status_idx').on(t.entityId, t.postingStatus, t.createdAt, t.id),
+  ],
+);
+
+/**
+ * Journal entries: append-only. A migration adds triggers that refuse UPDATE always and DELETE
+ * while the entity exists (the cascades only serve removing a whole entity).
+ * One `posting` entry per event at most, and one `reversal` per event at most: the unique
+ * index is what makes "never reversed twice" hold even under a retried batch.
+ */
+export const ledgerEntries = sqliteTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull().references(() => ledgerEvents.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['posting', 'reversal'] }).notNull(),
+    reversesEntryId: text('reverses_entry_id').unique(),
+    description: text('description').notNull(),
+    effectiveAt: text('effective_at').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_entries_event_kind_uq').on(t.eventId, t.kind), index('ledger_entries_effective_idx').on(t.entityId, t.effectiveAt, t.id)],
+);
+
+/** Entry lines: amount is a positive integer of minor units, as a decimal string (bigint in code). */
+export const ledgerLines = sqliteTable(
+  'ledger_lines',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    entryId: text('entry_id').notNull().references(() => ledgerEntries.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    accountId: text('account_id').notNull().references(() => ledgerAccounts.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    side: text('side', { enum: ['debit', 'credit'] }).notNull(),
+    amount: text('amount').notNull(),
+    memo: text('memo'),
+  },
+  (t) => [index('ledger_lines_entry_idx').on(t.entryId, t.position), index('ledger_lines_account_idx').on(t.entityId, t.accountId)],
+);

@@ -1,0 +1,54 @@
+import { and, eq, lte } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { invariant } from './assert.js';
+import { formatMinor } from './money.js';
+import { ensureLedger } from './setup.js';
+import { ledgerAccounts, ledgerEntries, ledgerLines } from './tables.js';
+import type { Db } from '../db/open.js';
+
+interface Sums {
+  debit: bigint;
+  credit: bigint;
+}
+
+/**
+ * Debit and credit totals per account and currency from every entry dated up to `asOf`.
+ * Amounts are summed as bigint; the totals of each currency must net to zero (asserted).
+ */
+export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
+  const at = asOf ? new Date(asOf).toISOString() : nowIso(ctx);
+  return ctx.db.transaction((tx) => {
+    const db = tx as unknown as Db;
+    ensureLedger(ctx, db, entityId);
+    const lines = db
+      .select({ accountId: ledgerLines.accountId, currency: ledgerLines.currency, side: ledgerLines.side, amount: ledgerLines.amount })
+      .from(ledgerLines)
+      .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
+      .where(and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at)))
+      .all();
+    const perAccount = new Map<string, Sums>();
+    const perCurrency = new Map<string, Sums>();
+    for (const l of lines) {
+      const amount = BigInt(l.amount);
+      for (const [map, key] of [[perAccount, `${l.accountId}|${l.currency}`], [perCurrency, l.currency]] as const) {
+        const sums = map.get(key) ?? map.set(key, { debit: 0n, credit: 0n }).get(key)!;
+        sums[l.side] += amount;
+      }
+    }
+    for (const [currency, s] of perCurrency) invariant(s.debit === s.credit, `trial balance in ${currency} sums to zero`);
+    const accounts = new Map(db.select().from(ledgerAccounts).where(eq(ledgerAccounts.entityId, entityId)).all().map((a) => [a.id, a]));
+    const rows = [...perAccount].map(([key, s]) => {
+      const [accountId, currency] = key.split('|');
+      const a = accounts.get(accountId)!;
+      return { accountId, code: a.code, name: a.name, type: a.type, currency, ...money(s, currency) };
+    });
+    rows.sort((x, y) => x.code.localeCompare(y.code) || x.currency.localeCompare(y.currency));
+    const totals = [...perCurrency].map(([currency, s]) => ({ currency, ...money(s, currency) })).sort((x, y) => x.currency.localeCompare(y.currency));
+    return { asOf: at, rows, totals };
+  });
+}
+
+function money(s: Sums, currency: string) {
+  return { debit: formatMinor(s.debit, currency), credit: formatMinor(s.credit, currency), balance: formatMinor(s.debit - s.credit, currency) };
+}

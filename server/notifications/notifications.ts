@@ -1,0 +1,107 @@
+import { and, count, desc, eq, isNull, or, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { roleOf } from '../auth/entities.js';
+import { notificationReads, notifications } from './tables.js';
+import type { CreateNotificationInput } from './schemas.js';
+
+type NotificationRow = typeof notifications.$inferSelect;
+export type Notification = NotificationRow & { readAt: string | null };
+
+/** Who is reading: a member (their inbox: own and entity-wide) or an API key (the whole entity). */
+export type Reader = { userId: string } | { userId: null };
+
+export interface NotifyInput {
+  entityId: string;
+  userId: string | null;
+  type: string;
+  title: string;
+  body?: string | null;
+  link?: string | null;
+}
+
+/** Writes a notification and its `notification.created` event; call inside the caller's transaction. */
+export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
+  const row: NotificationRow = {
+    id: ctx.ids.next(),
+    entityId: input.entityId,
+    userId: input.userId,
+    type: input.type,
+    title: input.title,
+    body: input.body ?? null,
+    link: input.link ?? null,
+    createdAt: nowIso(ctx),
+  };
+  tx.insert(notifications).values(row).run();
+  const notification = { ...row, readAt: null };
+  ctx.events.record(tx, { entityId: input.entityId, type: 'notification.created', data: { notification } });
+  return notification;
+}
+
+export function createNotification(ctx: Context, entityId: string, input: CreateNotificationInput): Notification {
+  const userId = input.userId ?? null;
+  if (userId && !roleOf(ctx, entityId, userId)) throw new BadRequestError('userId must be a member of this entity');
+  return ctx.db.transaction((tx) => notify(ctx, tx as unknown as Db, { entityId, userId, type: input.type, title: input.title, body: input.body, link: input.link }));
+}
+
+function visibleTo(entityId: string, reader: Reader): SQL | undefined {
+  const inEntity = eq(notifications.entityId, entityId);
+  return reader.userId ? and(inEntity, or(isNull(notifications.userId), eq(notifications.userId, reader.userId))) : inEntity;
+}
+
+/** The read-state row that counts for this reader: their own, or for API keys the recipient's. */
+function readJoin(reader: Reader): SQL {
+  return reader.userId
+    ? and(eq(notificationReads.notificationId, notifications.id), eq(notificationReads.userId, reader.userId))!
+    : and(eq(notificationReads.notificationId, notifications.id), eq(notificationReads.userId, notifications.userId))!;
+}
+
+function selectVisible(ctx: Context, entityId: string, reader: Reader, unreadOnly: boolean, notificationId?: string) {
+  return ctx.db
+    .select({ n: notifications, readAt: notificationReads.readAt })
+    .from(notifications)
+    .leftJoin(notificationReads, readJoin(reader))
+    .where(and(visibleTo(entityId, reader), unreadOnly ? isNull(notificationReads.readAt) : undefined, notificationId ? eq(notifications.id, notificationId) : undefined));
+}
+
+export function listNotifications(ctx: Context, entityId: string, reader: Reader, q: { limit: number; unreadOnly: boolean }): Notification[] {
+  return selectVisible(ctx, entityId, reader, q.unreadOnly)
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(q.limit)
+    .all()
+    .map(({ n, readAt }) => ({ ...n, readAt: readAt ?? null }));
+}
+
+export function countUnreadNotifications(ctx: Context, entityId: string, userId: string): number {
+  return ctx.db
+    .select({ n: count() })
+    .from(notifications)
+    .leftJoin(notificationReads, readJoin({ userId }))
+    .where(and(visibleTo(entityId, { userId }), isNull(notificationReads.readAt)))
+    .get()!.n;
+}
+
+export function markNotificationRead(ctx: Context, entityId: string, userId: string, notificationId: string): Notification {
+  const found = selectVisible(ctx, entityId, { userId }, false, notificationId).get();
+  if (!found) throw new NotFoundError('Notification not found');
+  if (found.readAt) return { ...found.n, readAt: found.readAt };
+  const readAt = nowIso(ctx);
+  ctx.db.insert(notificationReads).values({ notificationId, userId, readAt }).onConflictDoNothing().run();
+  return { ...found.n, readAt };
+}
+
+export function markAllNotificationsRead(ctx: Context, entityId: string, userId: string): { updated: number } {
+  const readAt = nowIso(ctx);
+  const result = ctx.sqlite
+    .prepare(
+      `INSERT OR IGNORE INTO notification_reads (notification_id, user_id, read_at)
+       SELECT n.id, ?, ? FROM notifications n
+       WHERE n.entity_id = ? AND (n.user_id IS NULL OR n.user_id = ?)
+         AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id AND r.user_id = ?)`,
+    )
+    .run(userId, readAt, entityId, userId, userId);
+  return { updated: result.changes };
+}
+

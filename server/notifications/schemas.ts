@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+export const notificationSchema = z
+  .object({
+    id: z.uuid(),
+    entityId: z.uuid(),
+    userId: z.uuid().nullable().meta({ description: 'The recipient; null means every member of the entity.' }),
+    type: z.string().meta({ description: 'What happened, e.g. `ticket.assigned`, `ticket.customer_reply`, `webhook.disabled`, or a type chosen by the creator.' }),
+    title: z.string(),
+    body: z.string().nullable(),
+    link: z.string().nullable().meta({ description: 'Where the UI should go: an app path such as `/helpdesk/tickets/<id>`, or an http(s) URL.' }),
+    readAt: z.string().nullable().meta({ description: "When the caller read it (per member for entity-wide notifications); for API keys, the recipient's read time or null." }),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Notification' });
+
+export const listNotificationsQuery = z.object({
+  entityId: z.string().optional(),
+  limit: z.coerce.number('limit must be a number').int('limit must be an integer').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
+  unreadOnly: z.stringbool({ error: 'unreadOnly must be true or false' }).default(false),
+});
+
+const link = z
+  .string('link must be a string')
+  .trim()
+  .max(2000)
+  .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(v), 'link must be an app path starting with / or an http(s) URL');
+
+export const createNotificationBody = z
+  .strictObject({
+    entityId: z.uuid('entityId must be a UUID').optional(),
+    userId: z.uuid('userId must be a UUID').nullable().optional().meta({ description: 'Recipient (a member of the entity); omit or null to notify every member.' }),
+    type: z
+      .string('type must be a string')
+      .regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'type must be lower-case letters, digits, dots, dashes or underscores (max 64)')
+      .default('message'),
+    title: z
+      .string({ error: (i) => (i.input === undefined ? 'title is required' : 'title must be a string') })
+      .trim()
+      .min(1, 'title must not be empty')
+      .max(200, 'title must be at most 200 characters'),
+    body: z.string('body must be a string').max(5000, 'body must be at most 5000 characters').nullable().optional(),
+    link: link.nullable().optional(),
+  })
+  .meta({ description: 'Creates a notification (emits `notification.created`). Unknown fields are rejected.' });
+export type CreateNotificationInput = z.output<typeof createNotificationBody>;
+
+export const notificationParams = z.object({ notificationId: z.uuid('notificationId must be a UUID') });

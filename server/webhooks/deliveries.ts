@@ -1,0 +1,83 @@
+import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { webhookAttempts, webhookDeliveries } from './tables.js';
+import { findSubscription } from './subscriptions.js';
+import { attemptDelivery, serialized } from './worker.js';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+function present(d: DeliveryRow, attempts: AttemptRow[]) {
+  const { entityId: _e, payload, autoAttempts: _a, updatedAt: _u, ...rest } = d;
+  return { ...rest, payload: JSON.parse(payload) as unknown, attempts: attempts.map(({ entityId: _x, deliveryId: _y, ...a }) => a) };
+}
+
+function attemptsOf(ctx: Context, deliveryIds: string[]) {
+  const map = new Map<string, AttemptRow[]>();
+  if (deliveryIds.length === 0) return map;
+  const rows = ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveryIds)).orderBy(asc(webhookAttempts.attempt)).all();
+  for (const r of rows) map.set(r.deliveryId, [...(map.get(r.deliveryId) ?? []), r]);
+  return map;
+}
+
+const encodeCursor = (d: DeliveryRow) => Buffer.from(JSON.stringify([d.createdAt, d.id])).toString('base64url');
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
+  } catch {
+    // fall through
+  }
+  throw new BadRequestError('cursor is not valid');
+}
+
+/** The delivery log of one endpoint, newest first, each with every attempt. */
+export function listDeliveries(ctx: Context, entityId: string, subscriptionId: string, q: { status?: DeliveryRow['status']; limit: number; cursor?: string }) {
+  findSubscription(ctx.db, entityId, subscriptionId);
+  const filters: (SQL | undefined)[] = [eq(webhookDeliveries.entityId, entityId), eq(webhookDeliveries.subscriptionId, subscriptionId)];
+  if (q.status) filters.push(eq(webhookDeliveries.status, q.status));
+  if (q.cursor) {
+    const [createdAt, id] = decodeCursor(q.cursor);
+    filters.push(or(lt(webhookDeliveries.createdAt, createdAt), and(eq(webhookDeliveries.createdAt, createdAt), lt(webhookDeliveries.id, id))));
+  }
+  const rows = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...filters))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(q.limit + 1)
+    .all();
+  const page = rows.slice(0, q.limit);
+  const attempts = attemptsOf(ctx, page.map((d) => d.id));
+  return { items: page.map((d) => present(d, attempts.get(d.id) ?? [])), nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]) : null };
+}
+
+function findDelivery(ctx: Context, entityId: string, subscriptionId: string, deliveryId: string): DeliveryRow {
+  const row = ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.entityId, entityId), eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.id, deliveryId)))
+    .get();
+  if (!row) throw new NotFoundError('Delivery not found');
+  return row;
+}
+
+export function getDelivery(ctx: Context, entityId: string, subscriptionId: string, deliveryId: string) {
+  const d = findDelivery(ctx, entityId, subscriptionId, deliveryId);
+  return present(d, attemptsOf(ctx, [d.id]).get(d.id) ?? []);
+}
+
+/**
+ * Attempts a delivery once more, now, with the same webhook-id and body (any status). The
+ * endpoint must be enabled (409 otherwise). Returns the delivery with the new attempt.
+ */
+export async function retryDelivery(ctx: Context, entityId: string, subscriptionId: string, deliveryId: string) {
+  findDelivery(ctx, entityId, subscriptionId, deliveryId);
+  await serialized(ctx, async () => {
+    const sub = findSubscription(ctx.db, entityId, subscriptionId);
+    if (!sub.enabled) throw new ConflictError('The endpoint is disabled; enable it before retrying deliveries');
+    await attemptDelivery(ctx, findDelivery(ctx, entityId, subscriptionId, deliveryId), sub, 'manual');
+  });
+  return getDelivery(ctx, entityId, subscriptionId, deliveryId);
+}

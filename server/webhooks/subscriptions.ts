@@ -1,0 +1,99 @@
+import crypto from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { webhookSubscriptions } from './tables.js';
+import { allowsLocalTargets } from './settings.js';
+import { BlockedTargetError, checkTargetStatically } from './targets.js';
+import type { CreateSubscriptionInput, UpdateSubscriptionInput } from './schemas.js';
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+export function presentSubscription({ secretSealed: _s, ...rest }: SubscriptionRow) {
+  return rest;
+}
+
+export function findSubscription(db: Db, entityId: string, subscriptionId: string): SubscriptionRow {
+  const row = db.select().from(webhookSubscriptions).where(and(eq(webhookSubscriptions.entityId, entityId), eq(webhookSubscriptions.id, subscriptionId))).get();
+  if (!row) throw new NotFoundError('Webhook subscription not found');
+  return row;
+}
+
+/** A Standard Webhooks secret: `whsec_` + 24 random bytes in base64 (as Svix issues them). */
+export function generateWebhookSecret(): string {
+  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
+}
+
+function assertTargetAllowed(ctx: Context, entityId: string, url: string) {
+  try {
+    checkTargetStatically(new URL(url), allowsLocalTargets(ctx, entityId));
+  } catch (err) {
+    if (err instanceof BlockedTargetError) throw new BadRequestError(`url: ${err.message}`);
+    throw err;
+  }
+}
+
+export function listSubscriptions(ctx: Context, entityId: string) {
+  return ctx.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.entityId, entityId))
+    .orderBy(desc(webhookSubscriptions.createdAt), desc(webhookSubscriptions.id))
+    .all()
+    .map(presentSubscription);
+}
+
+export function getSubscription(ctx: Context, entityId: string, subscriptionId: string) {
+  return presentSubscription(findSubscription(ctx.db, entityId, subscriptionId));
+}
+
+export function createSubscription(ctx: Context, entityId: string, input: CreateSubscriptionInput) {
+  assertTargetAllowed(ctx, entityId, input.url);
+  const now = nowIso(ctx);
+  const secret = input.secret ?? generateWebhookSecret();
+  const row: SubscriptionRow = {
+    id: ctx.ids.next(),
+    entityId,
+    url: input.url,
+    events: input.events,
+    secretSealed: ctx.secrets.seal(secret),
+    description: input.description ?? null,
+    enabled: input.enabled,
+    disabledReason: input.enabled ? null : 'Disabled by a member',
+    disabledAt: input.enabled ? null : now,
+    failingSince: null,
+    metadata: input.metadata,
+    createdAt: now,
+    updatedAt: now,
+  };
+  ctx.db.insert(webhookSubscriptions).values(row).run();
+  return { ...presentSubscription(row), secret };
+}
+
+export function updateSubscription(ctx: Context, entityId: string, input: UpdateSubscriptionInput) {
+  if (input.url) assertTargetAllowed(ctx, entityId, input.url);
+  const now = nowIso(ctx);
+  return ctx.db.transaction((txx) => {
+    const tx = txx as unknown as Db;
+    const row = { ...findSubscription(tx, entityId, input.subscriptionId), updatedAt: now };
+    if (input.url !== undefined) row.url = input.url;
+    if (input.events !== undefined) row.events = input.events;
+    if (input.description !== undefined) row.description = input.description;
+    if (input.metadata !== undefined) row.metadata = input.metadata;
+    if (input.secret !== undefined) row.secretSealed = ctx.secrets.seal(input.secret);
+    if (input.enabled === true && !row.enabled) Object.assign(row, { enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
+    if (input.enabled === false && row.enabled) Object.assign(row, { enabled: false, disabledReason: 'Disabled by a member', disabledAt: now });
+    const { id: _id, entityId: _e, ...set } = row;
+    tx.update(webhookSubscriptions).set(set).where(and(eq(webhookSubscriptions.entityId, entityId), eq(webhookSubscriptions.id, row.id))).run();
+    return presentSubscription(row);
+  });
+}
+
+/** Deletes the subscription with its delivery log; deliveries not yet made are dropped. */
+export function deleteSubscription(ctx: Context, entityId: string, subscriptionId: string) {
+  findSubscription(ctx.db, entityId, subscriptionId);
+  ctx.db.delete(webhookSubscriptions).where(and(eq(webhookSubscriptions.entityId, entityId), eq(webhookSubscriptions.id, subscriptionId))).run();
+  return { deleted: true, id: subscriptionId };
+}
