@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
+import { invoice, postEvent, trialBalanceIsZero } from './ledger-helpers.js';
+
+let server: TestServer;
+let c: SessionClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  c = await server.signup();
+});
+afterAll(() => server.close());
+
+const reclassify = (client: SessionClient, eventIds: string[], newEventType: string) => client.post('/api/ledger/events/batch-reclassify', { eventIds, newEventType });
+
+describe('POST /api/ledger/events/batch-reclassify', () => {
+  it('reverses and reposts good events and reports each bad one without affecting the others', async () => {
+    const good = await postEvent(c, invoice('100.00', '20.00'));
+    const failed = await postEvent(c, { type: 'invoice_created', payload: { currency: 'USD' } });
+    const unposted = await postEvent(c, { type: 'quote_issued', payload: { quoteNumber: 'Q', currency: 'USD', amount: '1' } });
+    const other = await server.signup();
+    const foreign = await postEvent(other, invoice());
+    const missing = crypto.randomUUID();
+
+    const res = await reclassify(c, [good.id, failed.id, unposted.id, foreign.id, missing], 'payment_received');
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ total: 5, succeeded: 1, failed: 4 });
+    const byId = Object.fromEntries(res.body.results.map((r: any) => [r.eventId, r]));
+    expect(byId[good.id]).toMatchObject({ success: true, newEventId: expect.any(String) });
+    expect(byId[failed.id]).toMatchObject({ success: false, message: 'Only posted events can be reclassified (status is failed)' });
+    expect(byId[unposted.id]).toMatchObject({ success: false, message: 'Only posted events can be reclassified (status is unposted)' });
+    expect(byId[foreign.id]).toMatchObject({ success: false, message: 'Event not found' });
+    expect(byId[missing]).toMatchObject({ success: false, message: 'Event not found' });
+    expect(res.body.results.map((r: any) => r.eventId)).toEqual([good.id, failed.id, unposted.id, foreign.id, missing]);
+
+    const original = await c.get(`/api/ledger/events/${good.id}`);
+    expect(original.body).toMatchObject({ postingStatus: 'reversed', reclassifiedTo: byId[good.id].newEventId });
+    expect(original.body.entries.map((e: any) => e.kind)).toEqual(['posting', 'reversal']);
+    const replacement = await c.get(`/api/ledger/events/${byId[good.id].newEventId}`);
+    expect(replacement.body).toMatchObject({ type: 'payment_received', postingStatus: 'posted', reclassifiedFrom: good.id, payload: good.payload, timestamp: good.timestamp });
+    expect(replacement.body.entries[0].lines.map((l: any) => [l.accountCode, l.side, l.amount])).toEqual([
+      ['1010', 'debit', '120.00'],
+      ['4000', 'credit', '100.00'],
+      ['2200', 'credit', '20.00'],
+    ]);
+    // The foreign entity's event is untouched.
+    expect((await other.get(`/api/ledger/events/${foreign.id}`)).body.postingStatus).toBe('posted');
+    const tb = await c.get('/api/ledger/trial-balance');
+    const ar = tb.body.rows.find((r: any) => r.code === '1100');
+    expect(ar.balance).toBe('0.00');
+    expect(await trialBalanceIsZero(c)).toBe(true);
+    const outbox = server.ctx.sqlite.prepare("select data from outbox where type = 'ledger.event.reversed'").all() as { data: string }[];
+    expect(outbox.some((o) => JSON.parse(o.data).eventId === good.id)).toBe(true);
+  });
+
+  it('reports a payload invalid for the new type and leaves the original posted', async () => {
+    const ev = await postEvent(c, invoice());
+    const res = await reclassify(c, [ev.id], 'invoice_paid');
+    expect(res.body.summary).toEqual({ total: 1, succeeded: 0, failed: 1 });
+    expect(res.body.results[0].message).toMatch(/Invalid invoice_paid payload: amount/);
+    const after = await c.get(`/api/ledger/events/${ev.id}`);
+    expect(after.body.postingStatus).toBe('posted');
+    expect(after.body.entries).toHaveLength(1);
+  });
+
+  it('refuses events already reversed, of the same type, or pending approval', async () => {
+    const reversed = await postEvent(c, invoice());
+    await c.post(`/api/ledger/events/${reversed.id}/reverse`, {});
+    const same = await postEvent(c, { type: 'payment_received', payload: { currency: 'USD', netAmount: '5' } });
+    const owner = await server.signup();
+    await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1' } });
+    const held = await postEvent(owner, invoice());
+    expect((await reclassify(c, [reversed.id, same.id], 'payment_received')).body.results.map((r: any) => r.message)).toEqual([
+      'Event is already reversed',
+      'Event is already of type payment_received',
+    ]);
+    expect((await reclassify(owner, [held.id], 'payment_received')).body.results[0].message).toBe('Only posted events can be reclassified (status is pending_approval)');
+  });
+
+  it('refuses a bad request as a whole with 400', async () => {
+    const ev = await postEvent(c, invoice());
+    expect((await reclassify(c, [ev.id], 'nonsense_type')).status).toBe(400);
+    const noRule = await reclassify(c, [ev.id], 'quote_issued');
+    expect(noRule.status).toBe(400);
+    expect(noRule.body.error).toMatch(/no posting rule/);
+    expect((await reclassify(c, [], 'payment_received')).status).toBe(400);
+    expect((await reclassify(c, [ev.id, ev.id], 'payment_received')).status).toBe(400);
+    expect((await reclassify(c, ['not-a-uuid'], 'payment_received')).status).toBe(400);
+    expect((await c.post('/api/ledger/events/batch-reclassify', { eventIds: [ev.id] })).status).toBe(400);
+  });
+});
+
+describe('retry after a crash mid-batch', () => {
+  it('never reverses twice: finished events report their earlier result, the rest are done', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-ledger-crash-'));
+    let s = await startTestServer({ dataDir });
+    try {
+      const owner = await s.signup();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await postEvent(owner, invoice(`${10 + i}.00`, '1.00'))).id);
+      // The batch got through the first event, then the process died.
+      const partial = await reclassify(owner, ids.slice(0, 1), 'payment_received');
+      expect(partial.body.summary.succeeded).toBe(1);
+      const firstNewId = partial.body.results[0].newEventId;
+      await s.close();
+
+      s = await startTestServer({ dataDir });
+      const again = makeClient(s.url, { cookie: owner.cookie, origin: s.url, 'x-entity-id': owner.entityId }) as SessionClient;
+      const retry = await reclassify(again, ids, 'payment_received');
+      expect(retry.status).toBe(200);
+      expect(retry.body.summary).toEqual({ total: 3, succeeded: 3, failed: 0 });
+      expect(retry.body.results[0]).toMatchObject({ success: true, newEventId: firstNewId, message: 'Already reclassified as payment_received' });
+
+      const journalSize = async () => (await again.get('/api/ledger/journal?pageSize=200')).body.total;
+      const before = await journalSize();
+      expect(before).toBe(3 * 3); // per event: posting, reversal, new posting
+      const third = await reclassify(again, ids, 'payment_received');
+      expect(third.body.results.map((r: any) => r.newEventId)).toEqual(retry.body.results.map((r: any) => r.newEventId));
+      expect(await journalSize()).toBe(before);
+      for (const id of ids) expect((await again.get(`/api/ledger/journal?eventId=${id}`)).body.total).toBe(2);
+      // Reclassifying to another type after that is a failure, not a second reversal.
+      expect((await reclassify(again, ids.slice(0, 1), 'owner_contribution')).body.results[0].message).toBe('Event is already reversed');
+      expect(await trialBalanceIsZero(again)).toBe(true);
+    } finally {
+      await s.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
