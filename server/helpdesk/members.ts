@@ -12,6 +12,6 @@ export function memberName(ctx: Context, entityId: string, userId: string): stri
 /** `assignedTo` must name a member of the entity. */
 export function assertAssignable(ctx: Context, entityId: string, userId: string): string {
   const name = memberName(ctx, entityId, userId);
-  if (name === null) throw new BadRequestError('assignedTo must be a member of this entity');
+  if (name === null) throw new BadRequestError('assignedTo: must be a member of this entity');
   return name;
 }

@@ -7,28 +7,28 @@ export const AUTHOR_TYPES = ['agent', 'customer', 'system'] as const;
 
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
-const oneOf = (name: string, values: readonly string[]) => ({ error: `${name} must be one of ${values.join(', ')}` });
-const required = (name: string, type = 'a string') => ({
-  error: (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? `${name} is required` : `${name} must be ${type}`),
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
+const required = (type = 'a string') => ({
+  error: (iss: { input: unknown }) => (iss.input === undefined || iss.input === null ? 'is required' : `must be ${type}`),
 });
 
-export const ticketStatusSchema = z.enum(TICKET_STATUSES, oneOf('status', TICKET_STATUSES)).meta({
+export const ticketStatusSchema = z.enum(TICKET_STATUSES, oneOf(TICKET_STATUSES)).meta({
   description:
     'Lifecycle modelled on Zammad: `new` → `open` → `pending` ⇄ `open` → `resolved` → `closed`. Allowed moves: new→open|pending|resolved, open→pending|resolved, pending→open|resolved, resolved→open (reopen)|closed; `closed` is final. Any other move is 409. A public agent reply moves `new` to `open`; a customer message moves `pending` or `resolved` back to `open`.',
 });
-export const ticketPrioritySchema = z.enum(TICKET_PRIORITIES, oneOf('priority', TICKET_PRIORITIES));
-export const ticketChannelSchema = z.enum(TICKET_CHANNELS, oneOf('channel', TICKET_CHANNELS)).meta({ description: 'Where the ticket came from; default `api`.' });
+export const ticketPrioritySchema = z.enum(TICKET_PRIORITIES, oneOf(TICKET_PRIORITIES));
+export const ticketChannelSchema = z.enum(TICKET_CHANNELS, oneOf(TICKET_CHANNELS)).meta({ description: 'Where the ticket came from; default `api`.' });
 
-const subject = z.string(required('subject')).trim().min(1, 'subject must not be empty').max(200, 'subject must be at most 200 characters');
-const description = z.string('description must be a string').max(20_000, 'description must be at most 20000 characters');
+const subject = z.string(required()).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const description = z.string('must be a string').max(20_000, 'must be at most 20000 characters');
 const contactEmail = z
-  .string('contactEmail must be a string')
+  .string('must be a string')
   .trim()
   .toLowerCase()
-  .pipe(z.email('contactEmail must be a valid e-mail address'));
-const contactName = z.string('contactName must be a string').trim().max(120, 'contactName must be at most 120 characters');
-const optionalUuid = (name: string) => z.uuid(`${name} must be a UUID`).nullable().optional();
-const entityIdField = z.uuid('entityId must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
+  .pipe(z.email('must be a valid e-mail address'));
+const contactName = z.string('must be a string').trim().max(120, 'must be at most 120 characters');
+const optionalUuid = () => z.uuid('must be a UUID').nullable().optional();
+const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
 
 export const ticketSchema = z
   .object({
@@ -82,8 +82,8 @@ export const createTicketBody = z
     channel: ticketChannelSchema.default('api'),
     contactEmail: contactEmail.nullable().optional(),
     contactName: contactName.nullable().optional(),
-    categoryId: optionalUuid('categoryId').meta({ description: 'A category of this entity (see /api/helpdesk/categories).' }),
-    assignedTo: optionalUuid('assignedTo').meta({ description: 'A user id; must be a member of the entity.' }),
+    categoryId: optionalUuid().meta({ description: 'A category of this entity (see /api/helpdesk/categories).' }),
+    assignedTo: optionalUuid().meta({ description: 'A user id; must be a member of the entity.' }),
   })
   .meta({ description: 'A new ticket always starts as `new`. Unknown fields are rejected.' });
 
@@ -97,8 +97,8 @@ export const updateTicketBody = z
     channel: ticketChannelSchema.optional(),
     contactEmail: contactEmail.nullable().optional(),
     contactName: contactName.nullable().optional(),
-    categoryId: optionalUuid('categoryId'),
-    assignedTo: optionalUuid('assignedTo').meta({ description: 'A member of the entity, or null to unassign.' }),
+    categoryId: optionalUuid(),
+    assignedTo: optionalUuid().meta({ description: 'A member of the entity, or null to unassign.' }),
   })
   .refine((b) => Object.keys(b).some((k) => k !== 'entityId'), 'Nothing to update: give at least one ticket field')
   .meta({ description: 'Any subset of the ticket fields. A status change must be an allowed move (else 409). Unknown fields are rejected.' });
@@ -109,13 +109,13 @@ export type UpdateTicketInput = z.output<typeof updateTicketBody>;
 export const createMessageBody = z
   .strictObject({
     entityId: entityIdField,
-    body: z.string(required('body')).trim().min(1, 'body must not be empty').max(50_000, 'body must be at most 50000 characters'),
-    isInternal: z.boolean('isInternal must be a boolean').default(false),
+    body: z.string(required()).trim().min(1, 'must not be empty').max(50_000, 'must be at most 50000 characters'),
+    isInternal: z.boolean('must be a boolean').default(false),
     authorType: z
-      .enum(['agent', 'customer'], { error: 'authorType must be agent or customer (system messages are written by the server)' })
+      .enum(['agent', 'customer'], { error: 'must be agent or customer (system messages are written by the server)' })
       .default('agent')
       .meta({ description: '`agent` (default) for a reply or note by the business; `customer` to record a message from the contact (e.g. an e-mail gateway). A customer message cannot be internal.' }),
-    authorName: z.string('authorName must be a string').trim().min(1).max(120).optional().meta({ description: 'Defaults to the signed-in user, the API key name, or for customers the ticket contact.' }),
+    authorName: z.string('must be a string').trim().min(1).max(120).optional().meta({ description: 'Defaults to the signed-in user, the API key name, or for customers the ticket contact.' }),
   })
   .refine((b) => !(b.authorType === 'customer' && b.isInternal), { message: 'A customer message cannot be an internal note', path: ['isInternal'] });
 
@@ -125,22 +125,22 @@ export const listTicketsQuery = z.object({
   entityId: z.string().optional(),
   status: ticketStatusSchema.optional(),
   priority: ticketPrioritySchema.optional(),
-  assignedTo: z.uuid('assignedTo must be a UUID').optional(),
-  categoryId: z.uuid('categoryId must be a UUID').optional(),
-  search: z.string().trim().max(200, 'search must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject or the ticket number.' }),
-  limit: z.coerce.number('limit must be a number').int('limit must be an integer').min(1, 'limit must be at least 1').max(200, 'limit must be at most 200').default(50),
+  assignedTo: z.uuid('must be a UUID').optional(),
+  categoryId: z.uuid('must be a UUID').optional(),
+  search: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject or the ticket number.' }),
+  limit: z.coerce.number('must be a number').int('must be an integer').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
   cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page.' }),
 });
 export type ListTicketsQuery = z.output<typeof listTicketsQuery>;
 
-export const ticketParams = z.object({ ticketId: z.uuid('ticketId must be a UUID') });
+export const ticketParams = z.object({ ticketId: z.uuid('must be a UUID') });
 
 export const categorySchema = z
   .object({ id: z.uuid(), entityId: z.uuid(), name: z.string(), description: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() })
   .meta({ id: 'TicketCategory' });
-const categoryName = z.string(required('name')).trim().min(1, 'name must not be empty').max(80, 'name must be at most 80 characters');
+const categoryName = z.string(required()).trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
 export const createCategoryBody = z.strictObject({ entityId: entityIdField, name: categoryName, description: z.string().max(500).nullable().optional() });
 export const updateCategoryBody = z
   .strictObject({ entityId: entityIdField, name: categoryName.optional(), description: z.string().max(500).nullable().optional() })
   .refine((b) => b.name !== undefined || b.description !== undefined, 'Nothing to update: give name or description');
-export const categoryParams = z.object({ categoryId: z.uuid('categoryId must be a UUID') });
+export const categoryParams = z.object({ categoryId: z.uuid('must be a UUID') });

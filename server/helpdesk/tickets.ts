@@ -21,7 +21,7 @@ export function findTicket(db: Db, entityId: string, ticketId: string): TicketRo
 
 function assertCategory(db: Db, entityId: string, categoryId: string) {
   const row = db.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.id, categoryId))).get();
-  if (!row) throw new BadRequestError('categoryId must be a category of this entity');
+  if (!row) throw new BadRequestError('categoryId: must be a category of this entity');
 }
 
 export function createTicket(ctx: Context, entityId: string, actor: Actor, input: CreateTicketInput) {

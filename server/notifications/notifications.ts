@@ -42,7 +42,7 @@ export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
 
 export function createNotification(ctx: Context, entityId: string, input: CreateNotificationInput): Notification {
   const userId = input.userId ?? null;
-  if (userId && !roleOf(ctx, entityId, userId)) throw new BadRequestError('userId must be a member of this entity');
+  if (userId && !roleOf(ctx, entityId, userId)) throw new BadRequestError('userId: must be a member of this entity');
   return ctx.db.transaction((tx) => notify(ctx, tx as unknown as Db, { entityId, userId, type: input.type, title: input.title, body: input.body, link: input.link }));
 }
 

@@ -16,33 +16,33 @@ export const notificationSchema = z
 
 export const listNotificationsQuery = z.object({
   entityId: z.string().optional(),
-  limit: z.coerce.number('limit must be a number').int('limit must be an integer').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
-  unreadOnly: z.stringbool({ error: 'unreadOnly must be true or false' }).default(false),
+  limit: z.coerce.number('must be a number').int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
+  unreadOnly: z.stringbool({ error: 'must be true or false' }).default(false),
 });
 
 const link = z
-  .string('link must be a string')
+  .string('must be a string')
   .trim()
   .max(2000)
-  .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(v), 'link must be an app path starting with / or an http(s) URL');
+  .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(v), 'must be an app path starting with / or an http(s) URL');
 
 export const createNotificationBody = z
   .strictObject({
-    entityId: z.uuid('entityId must be a UUID').optional(),
-    userId: z.uuid('userId must be a UUID').nullable().optional().meta({ description: 'Recipient (a member of the entity); omit or null to notify every member.' }),
+    entityId: z.uuid('must be a UUID').optional(),
+    userId: z.uuid('must be a UUID').nullable().optional().meta({ description: 'Recipient (a member of the entity); omit or null to notify every member.' }),
     type: z
-      .string('type must be a string')
-      .regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'type must be lower-case letters, digits, dots, dashes or underscores (max 64)')
+      .string('must be a string')
+      .regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be lower-case letters, digits, dots, dashes or underscores (max 64)')
       .default('message'),
     title: z
-      .string({ error: (i) => (i.input === undefined ? 'title is required' : 'title must be a string') })
+      .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
       .trim()
-      .min(1, 'title must not be empty')
-      .max(200, 'title must be at most 200 characters'),
-    body: z.string('body must be a string').max(5000, 'body must be at most 5000 characters').nullable().optional(),
+      .min(1, 'must not be empty')
+      .max(200, 'must be at most 200 characters'),
+    body: z.string('must be a string').max(5000, 'must be at most 5000 characters').nullable().optional(),
     link: link.nullable().optional(),
   })
   .meta({ description: 'Creates a notification (emits `notification.created`). Unknown fields are rejected.' });
 export type CreateNotificationInput = z.output<typeof createNotificationBody>;
 
-export const notificationParams = z.object({ notificationId: z.uuid('notificationId must be a UUID') });
+export const notificationParams = z.object({ notificationId: z.uuid('must be a UUID') });

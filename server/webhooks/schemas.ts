@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { isKnownEventType } from '../events/catalogue.js';
 
-const entityIdField = z.uuid('entityId must be a UUID').optional().meta({ description: 'The entity (query, JSON body or x-entity-id).' });
+const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (query, JSON body or x-entity-id).' });
 
 export const webhookUrlSchema = z
-  .string({ error: (i) => (i.input === undefined ? 'url is required' : 'url must be a string') })
+  .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
   .trim()
-  .max(2000, 'url must be at most 2000 characters')
+  .max(2000, 'must be at most 2000 characters')
   .superRefine((v, c) => {
     let u: URL;
     try {
       u = new URL(v);
     } catch {
-      return void c.addIssue({ code: 'custom', message: 'url must be a valid absolute URL' });
+      return void c.addIssue({ code: 'custom', message: 'must be a valid absolute URL' });
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') c.addIssue({ code: 'custom', message: 'url must use http or https' });
-    if (u.username || u.password) c.addIssue({ code: 'custom', message: 'url must not contain credentials; use the signing secret to authenticate deliveries' });
-    if (u.hash) c.addIssue({ code: 'custom', message: 'url must not contain a #fragment' });
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') c.addIssue({ code: 'custom', message: 'must use http or https' });
+    if (u.username || u.password) c.addIssue({ code: 'custom', message: 'must not contain credentials; use the signing secret to authenticate deliveries' });
+    if (u.hash) c.addIssue({ code: 'custom', message: 'must not contain a #fragment' });
   })
   .meta({
     description:
@@ -24,29 +24,29 @@ export const webhookUrlSchema = z
   });
 
 export const eventsSchema = z
-  .array(z.string('each event type must be a string'), 'events must be an array of event types')
-  .min(1, 'events must name at least one event type (or "*")')
+  .array(z.string('must be a string'), 'must be an array of event types')
+  .min(1, 'must name at least one event type (or "*")')
   .max(100)
   .superRefine((list, c) => {
     for (const t of list) if (t !== '*' && !isKnownEventType(t)) c.addIssue({ code: 'custom', message: `Unknown event type: ${t} (see GET /api/webhook-subscriptions/event-types)` });
-    if (new Set(list).size !== list.length) c.addIssue({ code: 'custom', message: 'events must not repeat' });
+    if (new Set(list).size !== list.length) c.addIssue({ code: 'custom', message: 'must not repeat' });
   })
   .meta({ description: 'Event types from the catalogue (GET /api/webhook-subscriptions/event-types), or `"*"` for all.' });
 
 export const secretSchema = z
-  .string('secret must be a string')
+  .string('must be a string')
   .refine((v) => {
     if (!v.startsWith('whsec_')) return false;
     const raw = v.slice(6);
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return false;
     const n = Buffer.from(raw, 'base64').length;
     return n >= 24 && n <= 64;
-  }, 'secret must be "whsec_" followed by 24 to 64 base64-encoded random bytes')
+  }, 'must be "whsec_" followed by 24 to 64 base64-encoded random bytes')
   .meta({ description: 'Standard Webhooks secret `whsec_<base64>`; when omitted on create, one is generated. Returned only in the create response.' });
 
-const description = z.string('description must be a string').trim().max(500, 'description must be at most 500 characters').nullable();
+const description = z.string('must be a string').trim().max(500, 'must be at most 500 characters').nullable();
 const metadata = z
-  .record(z.string().max(64), z.string('metadata values must be strings').max(500), 'metadata must be an object of strings')
+  .record(z.string().max(64), z.string('must be strings').max(500), 'must be an object of strings')
   .refine((m) => Object.keys(m).length <= 20, 'metadata may have at most 20 keys')
   .meta({ description: 'Free-form string key/values for your own bookkeeping (max 20 keys).' });
 
@@ -78,7 +78,7 @@ export const createSubscriptionBody = z
     events: eventsSchema,
     secret: secretSchema.optional(),
     description: description.optional(),
-    enabled: z.boolean('enabled must be a boolean').default(true),
+    enabled: z.boolean('must be a boolean').default(true),
     metadata: metadata.default({}),
   })
   .meta({ description: 'Unknown fields are rejected.' });
@@ -87,12 +87,12 @@ export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
 export const updateSubscriptionBody = z
   .strictObject({
     entityId: entityIdField,
-    subscriptionId: z.uuid({ error: (i) => (i.input === undefined ? 'subscriptionId is required' : 'subscriptionId must be a UUID') }),
+    subscriptionId: z.uuid({ error: (i) => (i.input === undefined ? 'is required' : 'must be a UUID') }),
     url: webhookUrlSchema.optional(),
     events: eventsSchema.optional(),
     secret: secretSchema.optional().meta({ description: 'A new secret (rotation): later attempts are signed with it.' }),
     description: description.optional(),
-    enabled: z.boolean('enabled must be a boolean').optional().meta({
+    enabled: z.boolean('must be a boolean').optional().meta({
       description: 'false pauses deliveries (they wait); true re-enables a disabled endpoint and clears its failure state. Deliveries failed by an automatic disable can be retried by hand.',
     }),
     metadata: metadata.optional(),
@@ -102,11 +102,11 @@ export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;
 
 export const deleteSubscriptionBody = z.strictObject({
   entityId: entityIdField,
-  subscriptionId: z.uuid({ error: (i) => (i.input === undefined ? 'subscriptionId is required' : 'subscriptionId must be a UUID') }),
+  subscriptionId: z.uuid({ error: (i) => (i.input === undefined ? 'is required' : 'must be a UUID') }),
 });
 
-export const subscriptionParams = z.object({ subscriptionId: z.uuid('subscriptionId must be a UUID') });
-export const deliveryParams = subscriptionParams.extend({ deliveryId: z.uuid('deliveryId must be a UUID') });
+export const subscriptionParams = z.object({ subscriptionId: z.uuid('must be a UUID') });
+export const deliveryParams = subscriptionParams.extend({ deliveryId: z.uuid('must be a UUID') });
 
 export const attemptSchema = z
   .object({
@@ -142,8 +142,8 @@ export const deliverySchema = z
 
 export const listDeliveriesQuery = z.object({
   entityId: z.string().optional(),
-  status: z.enum(['pending', 'succeeded', 'failed'], { error: 'status must be one of pending, succeeded, failed' }).optional(),
-  limit: z.coerce.number('limit must be a number').int().min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
+  status: z.enum(['pending', 'succeeded', 'failed'], { error: 'must be one of pending, succeeded, failed' }).optional(),
+  limit: z.coerce.number('must be a number').int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
   cursor: z.string().max(200).optional().meta({ description: 'From the `x-next-cursor` header of the previous page.' }),
 });
 
@@ -155,5 +155,5 @@ export const settingsSchema = z
   .meta({ id: 'WebhookSettings' });
 export const updateSettingsBody = z.strictObject({
   entityId: entityIdField,
-  allowLocalTargets: z.boolean('allowLocalTargets must be a boolean or null').nullable().meta({ description: 'true/false overrides the installation default; null returns to it.' }),
+  allowLocalTargets: z.boolean('must be a boolean or null').nullable().meta({ description: 'true/false overrides the installation default; null returns to it.' }),
 });
