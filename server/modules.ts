@@ -1,6 +1,9 @@
 import type { Context } from './context.js';
 import type { RouteDef } from './http/route.js';
 import { authRoutes } from './auth/routes.js';
+import { foldersModule } from './folders/index.js';
+import { documentsModule } from './documents/index.js';
+import { mailModule } from './mail/index.js';
 import { ledgerModule } from './ledger/index.js';
 
 /** A business area: its routes, and what it starts (outbox consumers, background loops). */
@@ -10,4 +13,4 @@ export interface Module {
   start?(ctx: Context): void;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, ledgerModule];
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, ledgerModule, foldersModule, documentsModule, mailModule];

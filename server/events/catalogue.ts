@@ -12,6 +12,15 @@ export const EVENT_CATALOGUE: EventTypeInfo[] = [
   { type: 'ledger.event.pending_approval', description: 'A ledger event reached an approval threshold and is held. data: { eventId, eventType, postingStatus }' },
   { type: 'ledger.event.failed', description: 'A ledger event could not be posted (invalid payload, rule failure) or was rejected. data: { eventId, eventType, postingStatus, postingError, rejectedBy? }' },
   { type: 'ledger.event.reversed', description: 'A posted ledger event was reversed (directly or by reclassification). data: { eventId, eventType, postingStatus, reversalEntryId, reclassifiedTo?, newEventType? }' },
+  { type: 'document.uploaded', description: 'A PDF was uploaded. data: { documentId, name, sha256, size, pageCount, folderId }' },
+  { type: 'signature_request.sent', description: 'A signature request was sent to its signers. data: { requestId, title, documentId, signers: [{ id, email, role }] }' },
+  { type: 'signature_request.completed', description: 'Everyone signed; the sealed PDF exists. data: { requestId, title, documentId, signedSha256, completedAt }' },
+  { type: 'signature_request.cancelled', description: 'The sender cancelled a signature request. data: { requestId, title, from }' },
+  { type: 'signature_request.declined', description: 'A signer declined; the request is closed. data: { requestId, title, signerId, name, email, reason }' },
+  { type: 'signature_request.expired', description: 'The due date passed before everyone signed. data: { requestId, title, dueDate }' },
+  { type: 'signer.signed', description: 'One signer signed (or approved / acknowledged). data: { requestId, signerId, name, email, role, signedAt }' },
+  { type: 'mail.sent', description: 'An e-mail was delivered to the SMTP server. data: { mailId, to, subject, ref }' },
+  { type: 'mail.failed', description: 'An e-mail could not be delivered after all retries. data: { mailId, to, subject, ref, error }' },
 ];
 
 export function isKnownEventType(type: string): boolean {

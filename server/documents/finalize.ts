@@ -1,0 +1,50 @@
+import { and, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { getEntity } from '../auth/entities.js';
+import { ConflictError } from '../http/errors.js';
+import { appendAudit, verifyAuditChain } from './audit.js';
+import { getSigningCertificate } from './certificate.js';
+import { findDocument } from './documents.js';
+import { fieldsOf } from './fields.js';
+import { queueCompletedMail, queueOwnerMail } from './notify.js';
+import { findRequest, signersOf, type RequestMeta } from './requests.js';
+import { buildSealedPdf } from './seal.js';
+import { signatureRequests } from './tables.js';
+
+/**
+ * Produces the sealed PDF and marks the request completed. Sealing runs outside the
+ * transaction; the commit re-checks the status so two concurrent finishers complete once.
+ */
+export async function finalizeRequest(ctx: Context, entityId: string, requestId: string, meta: RequestMeta): Promise<void> {
+  const r = findRequest(ctx.db, entityId, requestId);
+  const doc = findDocument(ctx.db, entityId, r.documentId);
+  const all = signersOf(ctx.db, entityId, requestId);
+  const completedAt = ctx.clock.now();
+  const sealed = await buildSealedPdf({
+    original: ctx.blobs.get(doc.sha256),
+    entityName: getEntity(ctx, entityId).name,
+    request: { id: r.id, title: r.title, sentAt: r.sentAt, createdByName: r.createdByName },
+    document: { name: doc.name, sha256: doc.sha256 },
+    signers: all,
+    fields: fieldsOf(ctx.db, entityId, requestId),
+    auditHeadHash: verifyAuditChain(ctx.db, entityId, requestId).headHash,
+    certificate: getSigningCertificate(ctx, entityId),
+    completedAt,
+  });
+  const blob = ctx.blobs.put(sealed);
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    const current = findRequest(tx, entityId, requestId);
+    if (current.status !== 'sent') throw new ConflictError(`Cannot complete: the request is ${current.status}`, { status: current.status });
+    tx.update(signatureRequests)
+      .set({ status: 'completed', completedAt: now, signedSha256: blob.sha256, updatedAt: now })
+      .where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId)))
+      .run();
+    appendAudit(tx, ctx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256 } });
+    ctx.events.record(tx, { entityId, type: 'signature_request.completed', data: { requestId, title: r.title, documentId: r.documentId, signedSha256: blob.sha256, completedAt: now } });
+    const completed = { ...current, status: 'completed' as const, completedAt: now };
+    for (const s of all) queueCompletedMail(tx, ctx, completed, s);
+    queueOwnerMail(tx, ctx, completed, 'completed', '');
+  });
+}

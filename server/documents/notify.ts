@@ -1,0 +1,74 @@
+import type { Context } from '../context.js';
+import type { Db } from '../db/open.js';
+import { listMembers } from '../auth/members.js';
+import { queueMail } from '../mail/mail.js';
+import { getEntity } from '../auth/entities.js';
+import { notify } from '../notifications/notifications.js';
+import type { RequestRow, SignerRow } from './requests.js';
+import { signingUrl } from './signers.js';
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function html(paragraphs: string[], link?: { url: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
+  const button = link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="color:#64748b;font-size:12px">${escapeHtml(link.url)}</p>` : '';
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${body}${button}</body></html>`;
+}
+
+function text(paragraphs: string[], link?: { url: string; label: string }): string {
+  return [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : [])].join('\n\n');
+}
+
+function linkOf(ctx: Context, r: RequestRow, s: SignerRow): string {
+  return signingUrl(r.linkBaseUrl ?? ctx.config.publicUrl ?? '', ctx.secrets.open(s.tokenSealed).toString('utf8'));
+}
+
+const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve', viewer: 'review', cc: 'view' };
+
+/** Invitation or reminder to act on the request, with the signer's personal link. */
+export function queueSigningMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow, kind: 'invite' | 'reminder'): string {
+  const sender = r.createdByName ?? getEntity(ctx, r.entityId).name;
+  const verb = actionWord[s.role];
+  const subject = kind === 'invite' ? `${sender} asks you to ${verb} "${r.title}"` : `Reminder: please ${verb} "${r.title}"`;
+  const lines = [
+    `Hello ${s.name},`,
+    kind === 'invite' ? `${sender} has sent you "${r.title}" to ${verb}.` : `"${r.title}" from ${sender} is still waiting for you.`,
+    ...(r.message ? [r.message] : []),
+    ...(r.dueDate ? [`Please complete it before ${r.dueDate.slice(0, 16).replace('T', ' ')} UTC.`] : []),
+  ];
+  const link = { url: linkOf(ctx, r, s), label: `Open and ${verb}` };
+  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject, text: text(lines, link), html: html(lines, link), ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
+}
+
+/** Every recipient (cc included) learns the request is complete and can download the sealed PDF. */
+export function queueCompletedMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
+  const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
+  const link = { url: linkOf(ctx, r, s), label: 'Download the signed document' };
+  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id } });
+}
+
+export function queueCancelledMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
+  const lines = [`Hello ${s.name},`, `"${r.title}" has been cancelled by the sender. No further action is needed.`];
+  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Cancelled: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: 'signing_cancelled', requestId: r.id, signerId: s.id } });
+}
+
+/** Tells the request's creator (in-app notification and e-mail) (or, for requests made with an API key, the owners) what happened. */
+export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: 'completed' | 'declined', detail: string): void {
+  const members = listMembers(ctx, r.entityId);
+  const creator = members.find((m) => m.userId === r.createdBy);
+  const recipients = creator ? [creator] : members.filter((m) => m.role === 'owner');
+  for (const m of recipients) {
+    notify(ctx, tx, {
+      entityId: r.entityId,
+      userId: m.userId,
+      type: `signature_request.${event}`,
+      title: event === 'completed' ? `Signed by everyone: ${r.title}` : `Declined: ${r.title}`,
+      body: detail || null,
+      link: `/documents/requests/${r.id}`,
+    });
+    const lines = [`Hello ${m.name},`, event === 'completed' ? `"${r.title}" has been signed by everyone.` : `"${r.title}" was declined. ${detail}`];
+    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: event === 'completed' ? `Completed: "${r.title}"` : `Declined: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } });
+  }
+}

@@ -1,0 +1,171 @@
+import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { visibleFolderIds, type Accessor } from '../folders/access.js';
+import { appendAudit, listAudit, type AuditActor } from './audit.js';
+import { getVisibleDocument } from './documents.js';
+import type { createRequestBody, listRequestsQuery } from './request-schemas.js';
+import { insertSigner } from './signers.js';
+import { documents, signatureFields, signatureRequests, signers, type RequestStatus } from './tables.js';
+
+export type RequestRow = typeof signatureRequests.$inferSelect;
+export type SignerRow = typeof signers.$inferSelect;
+
+export interface RequestMeta {
+  actor: AuditActor;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export function findRequest(db: Db, entityId: string, requestId: string): RequestRow {
+  const r = db.select().from(signatureRequests).where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId))).get();
+  if (!r) throw new NotFoundError('Signature request not found');
+  return r;
+}
+
+/** The request, if the caller may see its document's folder. */
+export function getVisibleRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string): RequestRow {
+  const r = findRequest(ctx.db, entityId, requestId);
+  try {
+    getVisibleDocument(ctx, entityId, accessor, r.documentId);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new NotFoundError('Signature request not found');
+    throw err;
+  }
+  return r;
+}
+
+export function assertStatus(r: RequestRow, allowed: RequestStatus[], what: string): void {
+  if (!allowed.includes(r.status)) throw new ConflictError(`Cannot ${what}: the request is ${r.status}`, { status: r.status });
+}
+
+export function signersOf(db: Db, entityId: string, requestId: string): SignerRow[] {
+  return db
+    .select()
+    .from(signers)
+    .where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId)))
+    .orderBy(asc(signers.order), asc(signers.createdAt), asc(signers.id))
+    .all();
+}
+
+export const ACTING_ROLES = new Set(['signer', 'approver', 'viewer']);
+
+/** Signers who must act now: all pending actors (parallel) or those of the lowest pending order (sequential). */
+export function signersWhoseTurn(r: RequestRow, all: SignerRow[]): SignerRow[] {
+  const pending = all.filter((s) => ACTING_ROLES.has(s.role) && s.status === 'pending');
+  if (r.signingOrder === 'parallel' || pending.length === 0) return pending;
+  const first = Math.min(...pending.map((s) => s.order));
+  return pending.filter((s) => s.order === first);
+}
+
+export function presentSigner(s: SignerRow, fieldCount: number) {
+  return {
+    id: s.id,
+    name: s.name,
+    email: s.email,
+    role: s.role,
+    order: s.order,
+    status: s.status,
+    sentAt: s.sentAt,
+    viewedAt: s.viewedAt,
+    signedAt: s.signedAt,
+    declinedAt: s.declinedAt,
+    declineReason: s.declineReason,
+    lastNotifiedAt: s.lastNotifiedAt,
+    remindersSent: s.remindersSent,
+    fieldCount,
+  };
+}
+
+function documentName(db: Db, entityId: string, documentId: string): string {
+  return db.select({ name: documents.name }).from(documents).where(and(eq(documents.entityId, entityId), eq(documents.id, documentId))).get()?.name ?? '';
+}
+
+export function getRequestDetail(ctx: Context, entityId: string, requestId: string) {
+  const r = findRequest(ctx.db, entityId, requestId);
+  const counts = new Map(
+    ctx.db
+      .select({ signerId: signatureFields.signerId, n: count() })
+      .from(signatureFields)
+      .where(and(eq(signatureFields.entityId, entityId), eq(signatureFields.requestId, requestId)))
+      .groupBy(signatureFields.signerId)
+      .all()
+      .map((c) => [c.signerId, c.n]),
+  );
+  return {
+    id: r.id,
+    entityId: r.entityId,
+    title: r.title,
+    status: r.status,
+    documentId: r.documentId,
+    documentName: documentName(ctx.db, entityId, r.documentId),
+    dueDate: r.dueDate,
+    completedAt: r.completedAt,
+    createdAt: r.createdAt,
+    message: r.message,
+    signingOrder: r.signingOrder,
+    autoRemind: r.autoRemind,
+    sentAt: r.sentAt,
+    cancelledAt: r.cancelledAt,
+    declinedAt: r.declinedAt,
+    expiredAt: r.expiredAt,
+    updatedAt: r.updatedAt,
+    signedDocumentSha256: r.signedSha256,
+    signers: signersOf(ctx.db, entityId, requestId).map((s) => presentSigner(s, counts.get(s.id) ?? 0)),
+    auditLog: listAudit(ctx.db, entityId, requestId),
+  };
+}
+
+export function listSignatureRequests(ctx: Context, entityId: string, accessor: Accessor, query: z.output<typeof listRequestsQuery>) {
+  const where: (SQL | undefined)[] = [eq(signatureRequests.entityId, entityId)];
+  if (query.status) where.push(eq(signatureRequests.status, query.status));
+  const visible = visibleFolderIds(ctx, entityId, accessor);
+  if (visible) where.push(or(isNull(documents.folderId), inArray(documents.folderId, [...visible])));
+  return ctx.db
+    .select({ r: signatureRequests, documentName: documents.name })
+    .from(signatureRequests)
+    .innerJoin(documents, and(eq(documents.id, signatureRequests.documentId), eq(documents.entityId, signatureRequests.entityId)))
+    .where(and(...where))
+    .orderBy(desc(signatureRequests.createdAt), desc(signatureRequests.id))
+    .all()
+    .map(({ r, documentName }) => ({ id: r.id, title: r.title, status: r.status, documentId: r.documentId, documentName, dueDate: r.dueDate, completedAt: r.completedAt, createdAt: r.createdAt }));
+}
+
+export function createSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, input: z.output<typeof createRequestBody>, meta: RequestMeta & { userId: string | null }) {
+  try {
+    getVisibleDocument(ctx, entityId, accessor, input.documentId);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new BadRequestError('documentId is not a document of this entity');
+    throw err;
+  }
+  if (input.dueDate && new Date(input.dueDate).getTime() <= ctx.clock.now().getTime()) throw new BadRequestError('dueDate must be in the future');
+  const emails = (input.signers ?? []).map((s) => s.email);
+  if (new Set(emails).size !== emails.length) throw new BadRequestError('Each signer needs a different e-mail address');
+  const now = nowIso(ctx);
+  const id = ctx.ids.next();
+  ctx.db.transaction((tx) => {
+    tx.insert(signatureRequests)
+      .values({
+        id,
+        entityId,
+        documentId: input.documentId,
+        title: input.title,
+        message: input.message ?? '',
+        status: 'draft',
+        signingOrder: input.signingOrder,
+        dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+        autoRemind: input.autoRemind,
+        createdBy: meta.userId,
+        createdByName: meta.actor.name,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    appendAudit(tx, ctx, { entityId, requestId: id, type: 'created', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { title: input.title, documentId: input.documentId } });
+    for (const s of input.signers ?? []) insertSigner(tx, ctx, entityId, id, s, meta);
+  });
+  return getRequestDetail(ctx, entityId, id);
+}

@@ -1,0 +1,116 @@
+import { and, eq, max } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import type { Accessor } from '../folders/access.js';
+import { appendAudit } from './audit.js';
+import { assertStatus, getRequestDetail, getVisibleRequest, type RequestMeta, type RequestRow, type SignerRow } from './requests.js';
+import type { signerInput, updateSignerBody } from './request-schemas.js';
+import { signatureFields, signatureRequests, signers } from './tables.js';
+
+export function findSigner(db: Db, entityId: string, requestId: string, signerId: string): SignerRow {
+  const s = db.select().from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.id, signerId))).get();
+  if (!s) throw new NotFoundError('Signer not found');
+  return s;
+}
+
+/** Adds a signer with a fresh signing token (stored as a hash for lookup, sealed for re-sending). */
+export function insertSigner(tx: Db, ctx: Context, entityId: string, requestId: string, input: z.output<typeof signerInput>, meta: RequestMeta): SignerRow {
+  const clash = tx.select({ id: signers.id }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.email, input.email))).get();
+  if (clash) throw new ConflictError('This e-mail address is already a signer of the request');
+  const last = tx.select({ order: max(signers.order) }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId))).get()?.order ?? 0;
+  const token = randomToken(32);
+  const row: SignerRow = {
+    id: ctx.ids.next(),
+    entityId,
+    requestId,
+    name: input.name,
+    email: input.email,
+    role: input.role,
+    order: input.order ?? last + 1,
+    status: 'pending',
+    tokenHash: sha256Hex(token),
+    tokenSealed: ctx.secrets.seal(token),
+    sentAt: null,
+    viewedAt: null,
+    signedAt: null,
+    declinedAt: null,
+    declineReason: null,
+    signedIp: null,
+    signedUserAgent: null,
+    lastNotifiedAt: null,
+    remindersSent: 0,
+    createdAt: nowIso(ctx),
+  };
+  tx.insert(signers).values(row).run();
+  appendAudit(tx, ctx, { entityId, requestId, type: 'signer_added', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId: row.id, name: row.name, email: row.email, role: row.role, order: row.order } });
+  return row;
+}
+
+function touch(tx: Db, ctx: Context, r: RequestRow) {
+  tx.update(signatureRequests).set({ updatedAt: nowIso(ctx) }).where(eq(signatureRequests.id, r.id)).run();
+}
+
+export function addSigner(ctx: Context, entityId: string, accessor: Accessor, requestId: string, input: z.output<typeof signerInput>, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  assertStatus(r, ['draft'], 'add signers');
+  const id = ctx.db.transaction((tx) => {
+    const s = insertSigner(tx, ctx, entityId, requestId, input, meta);
+    touch(tx, ctx, r);
+    return s.id;
+  });
+  return getRequestDetail(ctx, entityId, requestId).signers.find((s) => s.id === id)!;
+}
+
+export function updateSigner(ctx: Context, entityId: string, accessor: Accessor, requestId: string, signerId: string, input: z.output<typeof updateSignerBody>, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  const current = findSigner(ctx.db, entityId, requestId, signerId);
+  assertStatus(r, ['draft'], 'change signers');
+  const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SignerRow>;
+  if (Object.keys(set).length === 0) throw new BadRequestError('Nothing to change');
+  ctx.db.transaction((tx) => {
+    if (set.email && set.email !== current.email) {
+      const clash = tx.select({ id: signers.id }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.email, set.email))).get();
+      if (clash) throw new ConflictError('This e-mail address is already a signer of the request');
+    }
+    if (set.role && (set.role === 'cc' || set.role === 'viewer')) {
+      const hasFields = tx.select({ id: signatureFields.id }).from(signatureFields).where(and(eq(signatureFields.entityId, entityId), eq(signatureFields.signerId, signerId))).get();
+      if (hasFields) throw new ConflictError(`A ${set.role} cannot have fields; remove the signer's fields first`);
+    }
+    tx.update(signers).set(set).where(and(eq(signers.entityId, entityId), eq(signers.id, signerId))).run();
+    appendAudit(tx, ctx, { entityId, requestId, type: 'signer_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, changes: set } });
+    touch(tx, ctx, r);
+  });
+  return getRequestDetail(ctx, entityId, requestId).signers.find((s) => s.id === signerId)!;
+}
+
+/** Removes a signer and their fields (draft only). */
+export function removeSigner(ctx: Context, entityId: string, accessor: Accessor, requestId: string, signerId: string, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  const s = findSigner(ctx.db, entityId, requestId, signerId);
+  assertStatus(r, ['draft'], 'remove signers');
+  ctx.db.transaction((tx) => {
+    tx.delete(signers).where(and(eq(signers.entityId, entityId), eq(signers.id, signerId))).run();
+    appendAudit(tx, ctx, { entityId, requestId, type: 'signer_removed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, name: s.name, email: s.email } });
+    touch(tx, ctx, r);
+  });
+  return { deleted: true };
+}
+
+export function signingUrl(baseUrl: string, token: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/sign/${token}`;
+}
+
+/** The signer's link, for signing in person on this device or sharing by hand. */
+export function issueSigningLink(ctx: Context, entityId: string, accessor: Accessor, requestId: string, signerId: string, baseUrl: string, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  const s = findSigner(ctx.db, entityId, requestId, signerId);
+  assertStatus(r, ['sent'], 'issue a signing link');
+  if (s.role === 'cc') throw new ConflictError('A cc recipient does not sign');
+  const token = ctx.secrets.open(s.tokenSealed).toString('utf8');
+  ctx.db.transaction((tx) => appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId } }));
+  return { url: signingUrl(r.linkBaseUrl ?? baseUrl, token), token };
+}

@@ -1,0 +1,191 @@
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { sha256Hex } from '../auth/passwords.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { appendAudit, type AuditActor } from './audit.js';
+import { findDocument } from './documents.js';
+import { fieldsOf, presentField } from './fields.js';
+import { finalizeRequest } from './finalize.js';
+import { queueOwnerMail } from './notify.js';
+import { findRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
+import type { signBody } from './request-schemas.js';
+import { expireRequest, inviteSignersWhoseTurn } from './transitions.js';
+import { signatureFields, signatureRequests, signers } from './tables.js';
+
+const MAX_SIGNATURE_PNG = 300 * 1024;
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+function signerActor(s: SignerRow): AuditActor {
+  return { type: 'signer', id: s.id, name: `${s.name} <${s.email}>` };
+}
+
+/** Resolves a signing token; an overdue request is expired on the spot. */
+function resolveToken(ctx: Context, token: string): { r: RequestRow; s: SignerRow } {
+  const s = ctx.db.select().from(signers).where(eq(signers.tokenHash, sha256Hex(token))).get();
+  if (!s) throw new NotFoundError('Signing link not found');
+  let r = findRequest(ctx.db, s.entityId, s.requestId);
+  if (r.status === 'sent' && r.dueDate && r.dueDate <= nowIso(ctx)) {
+    expireRequest(ctx, r);
+    r = findRequest(ctx.db, s.entityId, s.requestId);
+  }
+  return { r, s };
+}
+
+function present(ctx: Context, r: RequestRow, s: SignerRow) {
+  const doc = findDocument(ctx.db, r.entityId, r.documentId);
+  const all = signersOf(ctx.db, r.entityId, r.id);
+  const turn = signersWhoseTurn(r, all);
+  const myTurn = turn.some((t) => t.id === s.id);
+  const waitingFor = s.status === 'pending' && !myTurn && ACTING_ROLES.has(s.role) ? all.filter((o) => o.status === 'pending' && ACTING_ROLES.has(o.role) && o.order < s.order).map((o) => o.name) : [];
+  return {
+    request: {
+      id: r.id,
+      title: r.title,
+      message: r.message,
+      status: r.status,
+      documentName: doc.name,
+      pageCount: doc.pageCount,
+      pages: doc.pages,
+      dueDate: r.dueDate,
+      signingOrder: r.signingOrder,
+      senderName: r.createdByName,
+      completedAt: r.completedAt,
+    },
+    signer: { id: s.id, name: s.name, email: s.email, role: s.role, status: s.status, signedAt: s.signedAt },
+    fields: fieldsOf(ctx.db, r.entityId, r.id)
+      .filter((f) => f.signerId === s.id)
+      .map(presentField),
+    canSign: r.status === 'sent' && s.status === 'pending' && myTurn,
+    waitingFor,
+  };
+}
+
+/** What the signer sees; the first open is recorded in the audit trail. */
+export function viewAsSigner(ctx: Context, token: string, client: ClientInfo) {
+  const { r, s } = resolveToken(ctx, token);
+  if (r.status === 'sent' && !s.viewedAt) {
+    const now = nowIso(ctx);
+    ctx.db.transaction((tx) => {
+      tx.update(signers).set({ viewedAt: now }).where(eq(signers.id, s.id)).run();
+      appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'viewed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id } });
+    });
+    s.viewedAt = now;
+  }
+  return present(ctx, r, s);
+}
+
+/** The PDF for the signer: the sealed one once completed, else the original. */
+export function signerDocument(ctx: Context, token: string): { data: Buffer; name: string } {
+  const { r } = resolveToken(ctx, token);
+  const doc = findDocument(ctx.db, r.entityId, r.documentId);
+  if (r.status === 'completed' && r.signedSha256) return { data: ctx.blobs.get(r.signedSha256), name: doc.name.replace(/(\.pdf)?$/i, ' (signed).pdf') };
+  return { data: ctx.blobs.get(doc.sha256), name: doc.name };
+}
+
+function assertCanAct(r: RequestRow, s: SignerRow): void {
+  if (r.status !== 'sent') throw new ConflictError(`This request is ${r.status}`, { status: r.status });
+  if (s.role === 'cc') throw new ConflictError('A cc recipient only receives the completed document');
+  if (s.status !== 'pending') throw new ConflictError(`You have already ${s.status}`);
+}
+
+type FieldRow = ReturnType<typeof fieldsOf>[number];
+
+function fieldName(f: FieldRow): string {
+  return `${f.label ?? f.type} on page ${f.page}`;
+}
+
+function resolveValue(f: FieldRow, given: string | boolean | undefined, s: SignerRow, today: string): string | null {
+  const v = typeof given === 'boolean' ? String(given) : given?.trim();
+  switch (f.type) {
+    case 'checkbox': {
+      if (v === undefined || v === '') return f.required ? fail(f, 'must be checked') : 'false';
+      if (v !== 'true' && v !== 'false') return fail(f, 'must be true or false');
+      if (f.required && v !== 'true') return fail(f, 'must be checked');
+      return v;
+    }
+    case 'signature':
+    case 'initials': {
+      if (!v) return f.required ? fail(f, 'is required') : null;
+      if (v.startsWith('data:')) {
+        const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(v);
+        if (!m) return fail(f, 'must be a PNG data URL or typed text');
+        const png = Buffer.from(m[1], 'base64');
+        if (png.length > MAX_SIGNATURE_PNG) return fail(f, 'image is too large');
+        if (!png.subarray(0, 8).equals(PNG_MAGIC)) return fail(f, 'is not a PNG image');
+        return v;
+      }
+      if (v.length > 100) return fail(f, 'typed text must be at most 100 characters');
+      return v;
+    }
+    case 'name':
+      return v ? (v.length > 200 ? fail(f, 'is too long') : v) : s.name;
+    case 'email':
+      return v ? (v.length > 254 ? fail(f, 'is too long') : v) : s.email;
+    case 'date':
+      return v ? (v.length > 40 ? fail(f, 'is too long') : v) : today;
+    case 'text':
+      if (!v) return f.required ? fail(f, 'is required') : null;
+      return v.length > 1000 ? fail(f, 'must be at most 1000 characters') : v;
+  }
+}
+
+function fail(f: FieldRow, problem: string): never {
+  throw new BadRequestError(`Field ${fieldName(f)} ${problem}`, { fieldId: f.id });
+}
+
+export async function submitSigning(ctx: Context, token: string, body: z.output<typeof signBody>, client: ClientInfo) {
+  const { r, s } = resolveToken(ctx, token);
+  assertCanAct(r, s);
+  if (body.action === 'decline') return declineAsSigner(ctx, r, s, body.reason, client);
+  if (!signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).some((t) => t.id === s.id)) throw new ConflictError('It is not your turn to sign yet');
+  const mine = fieldsOf(ctx.db, r.entityId, r.id).filter((f) => f.signerId === s.id);
+  const given = new Map<string, string | boolean>();
+  for (const g of body.fields) {
+    if (!mine.some((f) => f.id === g.fieldId)) throw new BadRequestError('A fieldId is not one of your fields', { fieldId: g.fieldId });
+    given.set(g.fieldId, g.value);
+  }
+  const today = nowIso(ctx).slice(0, 10);
+  const values = mine.map((f) => ({ f, value: resolveValue(f, given.get(f.id), s, today) }));
+  const now = nowIso(ctx);
+  const finished = ctx.db.transaction((tx) => {
+    const current = tx.select().from(signers).where(eq(signers.id, s.id)).get()!;
+    if (current.status !== 'pending') throw new ConflictError(`You have already ${current.status}`);
+    for (const { f, value } of values) tx.update(signatureFields).set({ value, filledAt: value === null ? null : now }).where(and(eq(signatureFields.entityId, r.entityId), eq(signatureFields.id, f.id))).run();
+    tx.update(signers).set({ status: 'signed', signedAt: now, signedIp: client.ip, signedUserAgent: client.userAgent?.slice(0, 400) ?? null, viewedAt: s.viewedAt ?? now }).where(eq(signers.id, s.id)).run();
+    tx.update(signatureRequests).set({ updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length } });
+    ctx.events.record(tx, { entityId: r.entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: now } });
+    const left = signersOf(tx, r.entityId, r.id).filter((o) => ACTING_ROLES.has(o.role) && o.status !== 'signed');
+    if (left.length === 0) return true;
+    inviteSignersWhoseTurn(tx, ctx, r);
+    return false;
+  });
+  if (finished) {
+    try {
+      await finalizeRequest(ctx, r.entityId, r.id, { actor: signerActor(s), ip: client.ip, userAgent: client.userAgent });
+    } catch (err) {
+      // Everyone has signed; PATCH { action: 'complete' } retries the sealing.
+      ctx.log.error({ err, requestId: r.id }, 'sealing the completed request failed');
+    }
+  }
+  return viewAsSigner(ctx, token, client);
+}
+
+function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo) {
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    tx.update(signers).set({ status: 'declined', declinedAt: now, declineReason: reason }).where(eq(signers.id, s.id)).run();
+    tx.update(signatureRequests).set({ status: 'declined', declinedAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason } });
+    ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason } });
+    queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${reason}`);
+  });
+  return present(ctx, findRequest(ctx.db, r.entityId, r.id), { ...s, status: 'declined', declinedAt: now, declineReason: reason });
+}

@@ -1,0 +1,91 @@
+import { and, eq, isNotNull, lte } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError, ConflictError } from '../http/errors.js';
+import type { Accessor } from '../folders/access.js';
+import { appendAudit, SYSTEM_ACTOR } from './audit.js';
+import { fieldsOf } from './fields.js';
+import { finalizeRequest } from './finalize.js';
+import { queueCancelledMail, queueSigningMail } from './notify.js';
+import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestMeta, type RequestRow } from './requests.js';
+import { signatureRequests, signers } from './tables.js';
+
+/** Invites every signer whose turn has come and who has not been invited yet. */
+export function inviteSignersWhoseTurn(tx: Db, ctx: Context, r: RequestRow): string[] {
+  const now = nowIso(ctx);
+  const invited: string[] = [];
+  for (const s of signersWhoseTurn(r, signersOf(tx, r.entityId, r.id))) {
+    if (s.sentAt) continue;
+    queueSigningMail(tx, ctx, r, s, 'invite');
+    tx.update(signers).set({ sentAt: now, lastNotifiedAt: now }).where(eq(signers.id, s.id)).run();
+    invited.push(s.id);
+  }
+  return invited;
+}
+
+export function sendSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string, baseUrl: string, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  assertStatus(r, ['draft'], 'send');
+  const all = signersOf(ctx.db, entityId, requestId);
+  const fields = fieldsOf(ctx.db, entityId, requestId);
+  if (!all.some((s) => s.role === 'signer')) throw new ConflictError('Add at least one signer before sending');
+  const missing = all.filter((s) => s.role === 'signer' && !fields.some((f) => f.signerId === s.id && f.type === 'signature'));
+  if (missing.length) throw new ConflictError('Every signer needs at least one signature field', { signerIds: missing.map((s) => s.id) });
+  if (r.dueDate && r.dueDate <= nowIso(ctx)) throw new BadRequestError('dueDate has passed; set a new one before sending');
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    const sent: RequestRow = { ...r, status: 'sent', sentAt: now, linkBaseUrl: baseUrl, updatedAt: now };
+    tx.update(signatureRequests).set({ status: 'sent', sentAt: now, linkBaseUrl: baseUrl, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    const invited = inviteSignersWhoseTurn(tx, ctx, sent);
+    appendAudit(tx, ctx, { entityId, requestId, type: 'sent', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { invitedSignerIds: invited, signingOrder: r.signingOrder } });
+    ctx.events.record(tx, { entityId, type: 'signature_request.sent', data: { requestId, title: r.title, documentId: r.documentId, signers: all.map((s) => ({ id: s.id, email: s.email, role: s.role })) } });
+  });
+  return getRequestDetail(ctx, entityId, requestId);
+}
+
+export function cancelSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  assertStatus(r, ['draft', 'sent'], 'cancel');
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    tx.update(signatureRequests).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    // Whoever was already invited and has not acted is told not to bother.
+    for (const s of signersOf(tx, entityId, requestId)) if (s.sentAt && s.status === 'pending') queueCancelledMail(tx, ctx, r, s);
+    appendAudit(tx, ctx, { entityId, requestId, type: 'cancelled', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { from: r.status } });
+    ctx.events.record(tx, { entityId, type: 'signature_request.cancelled', data: { requestId, title: r.title, from: r.status } });
+  });
+  return getRequestDetail(ctx, entityId, requestId);
+}
+
+export async function completeSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  assertStatus(r, ['sent'], 'complete');
+  const waiting = signersOf(ctx.db, entityId, requestId).filter((s) => ACTING_ROLES.has(s.role) && s.status !== 'signed');
+  if (waiting.length) throw new ConflictError('Not every signer has signed yet', { waitingFor: waiting.map((s) => ({ id: s.id, name: s.name })) });
+  await finalizeRequest(ctx, entityId, requestId, meta);
+  return getRequestDetail(ctx, entityId, requestId);
+}
+
+/** Sent requests whose due date has passed become expired (run by the background loop). */
+export function expireOverdueRequests(ctx: Context): number {
+  const now = nowIso(ctx);
+  const due = ctx.db
+    .select()
+    .from(signatureRequests)
+    .where(and(eq(signatureRequests.status, 'sent'), isNotNull(signatureRequests.dueDate), lte(signatureRequests.dueDate, now)))
+    .all();
+  for (const r of due) expireRequest(ctx, r);
+  return due.length;
+}
+
+export function expireRequest(ctx: Context, r: RequestRow): void {
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    const current = findRequest(tx, r.entityId, r.id);
+    if (current.status !== 'sent') return;
+    tx.update(signatureRequests).set({ status: 'expired', expiredAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'expired', actor: SYSTEM_ACTOR, data: { dueDate: r.dueDate } });
+    ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } });
+  });
+}

@@ -1,0 +1,120 @@
+import { and, asc, count, desc, eq, lte } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { mailOutbox } from './tables.js';
+
+/** Attempts before a message is given up as failed; backoff 1, 2, 4 … minutes, at most 1 h. */
+export const MAX_MAIL_ATTEMPTS = 8;
+const BATCH = 20;
+
+export interface MailInput {
+  entityId: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  ref: Record<string, string>;
+}
+
+/** Queues a message in the caller's transaction; the mail loop sends it after commit. */
+export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
+  const id = ctx.ids.next();
+  const now = nowIso(ctx);
+  tx.insert(mailOutbox)
+    .values({
+      id,
+      entityId: input.entityId,
+      to: input.to,
+      subject: input.subject,
+      bodySealed: ctx.secrets.seal(JSON.stringify({ text: input.text, html: input.html })),
+      ref: input.ref,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .run();
+  return id;
+}
+
+const transports = new WeakMap<Context, Transporter>();
+
+function transportOf(ctx: Context): Transporter | null {
+  if (!ctx.config.smtpUrl) return null;
+  let t = transports.get(ctx);
+  if (!t) {
+    t = nodemailer.createTransport(ctx.config.smtpUrl);
+    transports.set(ctx, t);
+  }
+  return t;
+}
+
+function backoffMs(attempts: number): number {
+  return Math.min(60 * 60_000, 60_000 * 2 ** (attempts - 1));
+}
+
+/** Sends what is due. Without SMTP configured nothing is attempted: mail stays queued. */
+export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed: number }> {
+  const transport = transportOf(ctx);
+  if (!transport) return { sent: 0, failed: 0 };
+  const due = ctx.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, nowIso(ctx))))
+    .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+    .limit(BATCH)
+    .all();
+  let sent = 0;
+  let failed = 0;
+  for (const m of due) {
+    const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
+    try {
+      const info = await transport.sendMail({ from: ctx.config.mailFrom, to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } });
+      ctx.db.transaction((tx) => {
+        tx.update(mailOutbox).set({ status: 'sent', attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId: info.messageId ?? null, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
+        ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref } });
+      });
+      sent++;
+    } catch (err) {
+      const attempts = m.attempts + 1;
+      const message = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
+      const giveUp = attempts >= MAX_MAIL_ATTEMPTS;
+      ctx.db.transaction((tx) => {
+        tx.update(mailOutbox)
+          .set({ attempts, lastError: message, status: giveUp ? 'failed' : 'queued', nextAttemptAt: new Date(ctx.clock.now().getTime() + backoffMs(attempts)).toISOString() })
+          .where(eq(mailOutbox.id, m.id))
+          .run();
+        if (giveUp) ctx.events.record(tx, { entityId: m.entityId, type: 'mail.failed', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, error: message } });
+      });
+      ctx.log.warn({ mailId: m.id, attempts, giveUp }, 'mail delivery failed');
+      failed++;
+    }
+  }
+  return { sent, failed };
+}
+
+export function mailStatus(ctx: Context, entityId: string) {
+  const counts = ctx.db.select({ status: mailOutbox.status, n: count() }).from(mailOutbox).where(eq(mailOutbox.entityId, entityId)).groupBy(mailOutbox.status).all();
+  const by = Object.fromEntries(counts.map((c) => [c.status, c.n])) as Record<string, number>;
+  const lastError =
+    ctx.db
+      .select({ lastError: mailOutbox.lastError })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.status, 'queued')))
+      .orderBy(asc(mailOutbox.nextAttemptAt))
+      .limit(1)
+      .get()?.lastError ?? null;
+  return { configured: Boolean(ctx.config.smtpUrl), queued: by.queued ?? 0, sent: by.sent ?? 0, failed: by.failed ?? 0, lastError };
+}
+
+export function listMail(ctx: Context, entityId: string, limit: number) {
+  return ctx.db
+    .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, status: mailOutbox.status, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError, ref: mailOutbox.ref, createdAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt, nextAttemptAt: mailOutbox.nextAttemptAt })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.entityId, entityId))
+    .orderBy(desc(mailOutbox.id))
+    .limit(limit)
+    .all();
+}
