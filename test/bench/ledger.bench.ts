@@ -1,0 +1,94 @@
+// Ledger benchmark: posts N business events through the posting engine (validation, rule,
+// account resolution, invariants, journal, outbox) and compares with plain SQLite inserts of
+// the same rows in the same run, on the same database. Prints figures and ratios only.
+import { performance } from 'node:perf_hooks';
+import { startTestServer } from '../helpers/server.js';
+import { createEntity } from '../../server/auth/entities.js';
+import { postEvent } from '../../server/ledger/post-event.js';
+import { getTrialBalance } from '../../server/ledger/trial-balance.js';
+import type { Context } from '../../server/context.js';
+
+const N = Number(process.env.LEDGER_BENCH_N ?? 2000);
+
+function eventInput(i: number) {
+  return { type: 'invoice_created', payload: { invoiceNumber: `INV-${i}`, currency: 'USD', netAmount: `${100 + (i % 900)}.00`, taxAmount: `${(i % 50) + 1}.25` }, idempotencyKey: `bench-${i}` };
+}
+
+function postThroughEngine(ctx: Context, entityId: string): number {
+  const start = performance.now();
+  for (let i = 0; i < N; i++) postEvent(ctx, entityId, eventInput(i));
+  return performance.now() - start;
+}
+
+/** The same rows (event, entry, 3 lines, outbox), inserted with prepared statements, one transaction per event. */
+function plainInserts(ctx: Context, entityId: string, accountIds: string[]): number {
+  const db = ctx.sqlite;
+  const insEvent = db.prepare(
+    `insert into ledger_events (id, entity_id, type, timestamp, payload, source, correlation_id, idempotency_key, input_hash, schema_version, metadata, posting_status, posting_error, reclassified_from, reclassified_to, decided_by, decided_at, created_at, updated_at)
+     values (?, ?, 'invoice_created', ?, ?, 'api', null, ?, ?, '1', '{}', 'posted', null, null, null, null, null, ?, ?)`,
+  );
+  const insEntry = db.prepare(`insert into ledger_entries (id, entity_id, event_id, kind, reverses_entry_id, description, effective_at, created_at) values (?, ?, ?, 'posting', null, ?, ?, ?)`);
+  const insLine = db.prepare(`insert into ledger_lines (id, entity_id, entry_id, position, account_id, currency, side, amount, memo) values (?, ?, ?, ?, ?, 'USD', ?, ?, null)`);
+  const insOutbox = db.prepare(`insert into outbox (id, entity_id, type, data, created_at) values (?, ?, 'ledger.event.posted', ?, ?)`);
+  const one = db.transaction((i: number) => {
+    const now = new Date().toISOString();
+    const eventId = ctx.ids.next();
+    const entryId = ctx.ids.next();
+    const input = eventInput(i);
+    insEvent.run(eventId, entityId, now, JSON.stringify(input.payload), `plain-${i}`, 'x'.repeat(64), now, now);
+    insEntry.run(entryId, entityId, eventId, `Invoice INV-${i}`, now, now);
+    insLine.run(ctx.ids.next(), entityId, entryId, 0, accountIds[0], 'debit', '12000');
+    insLine.run(ctx.ids.next(), entityId, entryId, 1, accountIds[1], 'credit', '10000');
+    insLine.run(ctx.ids.next(), entityId, entryId, 2, accountIds[2], 'credit', '2000');
+    insOutbox.run(ctx.ids.next(), entityId, JSON.stringify({ eventId }), now);
+  });
+  const start = performance.now();
+  for (let i = 0; i < N; i++) one(i);
+  return performance.now() - start;
+}
+
+const rate = (ms: number) => `${Math.round((N / ms) * 1000).toLocaleString('en')} events/s`;
+
+export default async function ledgerBench() {
+  const server = await startTestServer();
+  try {
+    const { ctx } = server;
+    const user = await server.signup();
+    const entity = (name: string) => createEntity(ctx, user.user.id, name).id;
+
+    // Warm-up (JIT, statement caches), not measured.
+    const warm = entity('warm-up');
+    for (let i = 0; i < 200; i++) postEvent(ctx, warm, eventInput(i));
+
+    const plainEntity = entity('plain');
+    getTrialBalance(ctx, plainEntity); // seeds the chart
+    const codes = ['1100', '4000', '2200'];
+    const accountIds = codes.map((code) => (ctx.sqlite.prepare('select id from ledger_accounts where entity_id = ? and code = ?').get(plainEntity, code) as { id: string }).id);
+    const plainMs = plainInserts(ctx, plainEntity, accountIds);
+
+    const engineMs = postThroughEngine(ctx, entity('engine'));
+
+    ctx.sqlite.pragma('synchronous = FULL');
+    const fullMs = postThroughEngine(ctx, entity('engine-full'));
+    ctx.sqlite.pragma('synchronous = NORMAL');
+
+    const replayEntity = entity('replay');
+    for (let i = 0; i < N; i++) postEvent(ctx, replayEntity, eventInput(i));
+    const replayStart = performance.now();
+    for (let i = 0; i < N; i++) postEvent(ctx, replayEntity, eventInput(i));
+    const replayMs = performance.now() - replayStart;
+
+    const tbStart = performance.now();
+    const tb = getTrialBalance(ctx, replayEntity);
+    const tbMs = performance.now() - tbStart;
+
+    console.log(`N = ${N} invoice_created events (3 journal lines each), one transaction per event, WAL`);
+    console.log(`plain SQLite inserts (same rows)     ${plainMs.toFixed(0).padStart(6)} ms  ${rate(plainMs)}`);
+    console.log(`posting engine, synchronous=NORMAL   ${engineMs.toFixed(0).padStart(6)} ms  ${rate(engineMs)}  ratio to plain ${(engineMs / plainMs).toFixed(2)}×`);
+    console.log(`posting engine, synchronous=FULL     ${fullMs.toFixed(0).padStart(6)} ms  ${rate(fullMs)}  ratio to NORMAL ${(fullMs / engineMs).toFixed(2)}×`);
+    console.log(`idempotent replays (same key+input)  ${replayMs.toFixed(0).padStart(6)} ms  ${rate(replayMs)}  ratio to posting ${(replayMs / engineMs).toFixed(2)}×`);
+    console.log(`trial balance over ${N * 3} lines       ${tbMs.toFixed(1).padStart(6)} ms  (totals ${tb.totals.map((t) => `${t.currency} ${t.debit}/${t.credit}`).join(', ')})`);
+  } finally {
+    await server.close();
+  }
+}
