@@ -9,6 +9,9 @@ export function webhookPayload(e: DomainEvent): string {
   return JSON.stringify({ type: e.type, timestamp: e.createdAt, data: e.data });
 }
 
+/** The event happened before the subscription existed (same millisecond: the time-ordered ids decide). */
+const isOlder = (e: DomainEvent, sub: { id: string; createdAt: string }) => e.createdAt < sub.createdAt || (e.createdAt === sub.createdAt && e.id < sub.id);
+
 const matches = (events: string[], type: string) => events.includes('*') || events.includes(type);
 
 /**
@@ -30,7 +33,7 @@ export function registerWebhookConsumer(ctx: Context): void {
       }
       for (const sub of subs) {
         // An endpoint gets the events that happen after it was created, as with Svix.
-        if (!matches(sub.events, e.type) || sub.createdAt > e.createdAt) continue;
+        if (!matches(sub.events, e.type) || isOlder(e, sub)) continue;
         tx.insert(webhookDeliveries)
           .values({
             id: ctx.ids.next(),
