@@ -1,10 +1,13 @@
 import type { Context } from './context.js';
 import type { RouteDef } from './http/route.js';
 import { authRoutes } from './auth/routes.js';
+import { helpdeskModule } from './helpdesk/index.js';
+import { notificationsModule } from './notifications/index.js';
+import { webhooksModule } from './webhooks/index.js';
+import { ledgerModule } from './ledger/index.js';
 import { foldersModule } from './folders/index.js';
 import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
-import { ledgerModule } from './ledger/index.js';
 
 /** A business area: its routes, and what it starts (outbox consumers, background loops). */
 export interface Module {
@@ -13,4 +16,4 @@ export interface Module {
   start?(ctx: Context): void;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, ledgerModule, foldersModule, documentsModule, mailModule];
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, foldersModule, documentsModule, mailModule];

@@ -4,4 +4,7 @@ export * from '../events/tables.js';
 export * from '../folders/tables.js';
 export * from '../documents/tables.js';
 export * from '../mail/tables.js';
+export * from '../helpdesk/tables.js';
+export * from '../notifications/tables.js';
+export * from '../webhooks/tables.js';
 export * from '../ledger/tables.js';

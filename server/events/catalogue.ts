@@ -8,6 +8,13 @@ export interface EventTypeInfo {
 }
 
 export const EVENT_CATALOGUE: EventTypeInfo[] = [
+  { type: 'ticket.created', description: 'A helpdesk ticket was created. data: { ticket, actor }' },
+  { type: 'ticket.updated', description: 'Ticket fields changed. data: { ticket, changes: string[], actor }' },
+  { type: 'ticket.status_changed', description: 'A ticket moved to another status. data: { ticket, from, to, actor }' },
+  { type: 'ticket.assigned', description: 'A ticket was assigned or unassigned. data: { ticket, from, to, actor }' },
+  { type: 'ticket.message.created', description: 'A reply, internal note or customer message was added. data: { ticket, message, actor }' },
+  { type: 'notification.created', description: 'A notification was created. data: { notification }' },
+  { type: 'webhook.endpoint_disabled', description: 'A webhook subscription was disabled after sustained failure or 410 Gone. data: { subscription: { id, url }, reason }' },
   { type: 'ledger.event.posted', description: 'A ledger event was posted to the journal (on receipt, on approval or as a reclassification). data: { eventId, eventType, postingStatus, entryId, approvedBy? }' },
   { type: 'ledger.event.pending_approval', description: 'A ledger event reached an approval threshold and is held. data: { eventId, eventType, postingStatus }' },
   { type: 'ledger.event.failed', description: 'A ledger event could not be posted (invalid payload, rule failure) or was rejected. data: { eventId, eventType, postingStatus, postingError, rejectedBy? }' },
