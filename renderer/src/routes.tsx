@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { SettingsPage } from './pages/settings/SettingsPage';
+import { LedgerPage } from './pages/ledger/LedgerPage';
 
 /**
  * The app's areas. Each area adds one entry; the sidebar is built from `nav` (sorted by `order`).
@@ -12,5 +13,6 @@ export interface AreaRoute {
 }
 
 export const areaRoutes: AreaRoute[] = [
+  { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
   { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
 ];

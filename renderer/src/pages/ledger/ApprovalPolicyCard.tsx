@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../api';
+import { useSession } from '../../session';
+import { Button, Card, ErrorBanner, Notice, TextInput } from '../../ui/components';
+import { useAction, useAsync } from '../../ui/hooks';
+import type { LedgerSettings } from './types';
+
+/** Approval thresholds, edited as "USD 10000.00" lines. */
+export function ApprovalPolicyCard() {
+  const session = useSession();
+  const settings = useAsync(() => api.get<LedgerSettings>('/api/ledger/settings'));
+  const [text, setText] = useState('');
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (settings.data) setText(Object.entries(settings.data.approvalThresholds).map(([c, a]) => `${c} ${a}`).join(', '));
+  }, [settings.data]);
+  const save = useAction(async () => {
+    const approvalThresholds: Record<string, string> = {};
+    for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [currency, amount] = part.split(/\s+/);
+      if (!currency || !amount) throw new Error(`Write each threshold as "CURRENCY amount", e.g. "USD 10000.00"`);
+      approvalThresholds[currency.toUpperCase()] = amount;
+    }
+    settings.setData(await api.put<LedgerSettings>('/api/ledger/settings', { approvalThresholds }));
+    setSaved(true);
+  });
+  const canEdit = session.can('LEDGER.APPROVE');
+  return (
+    <Card title="Approval policy">
+      <div className="form">
+        <p className="muted" style={{ margin: 0 }}>
+          Events whose entry moves at least this amount in a currency are held as <em>pending approval</em> until someone with approval rights approves them.
+        </p>
+        <ErrorBanner error={settings.error ?? save.error} />
+        {saved && <Notice kind="success">Saved.</Notice>}
+        <TextInput label="Thresholds" placeholder="USD 10000.00, EUR 8000" value={text} disabled={!canEdit} onChange={(e) => (setText(e.target.value), setSaved(false))} hint="Leave empty to post everything at once." />
+        {canEdit && (
+          <div>
+            <Button variant="primary" busy={save.pending} onClick={() => void save.run()}>
+              Save policy
+            </Button>
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { api } from '../../api';
+import { Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
+import { useAsync } from '../../ui/hooks';
+import { JournalLines } from './JournalLines';
+import type { Account, JournalEntry } from './types';
+
+const PAGE_SIZE = 20;
+
+export function JournalView() {
+  const [accountId, setAccountId] = useState('');
+  const [page, setPage] = useState(1);
+  const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: 'true' }));
+  const journal = useAsync(() => api.get<{ entries: JournalEntry[]; total: number }>('/api/ledger/journal', { accountId, page, pageSize: PAGE_SIZE }), [accountId, page]);
+  const total = journal.data?.total ?? 0;
+  return (
+    <div className="stack">
+      <div className="row">
+        <label className="muted" htmlFor="ledger-journal-account">
+          Account
+        </label>
+        <select id="ledger-journal-account" className="input" style={{ width: 300 }} value={accountId} onChange={(e) => (setAccountId(e.target.value), setPage(1))}>
+          <option value="">All accounts</option>
+          {accounts.data?.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.code} · {a.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorBanner error={journal.error} onRetry={() => void journal.reload()} />
+      {journal.loading && !journal.data ? (
+        <Spinner />
+      ) : total === 0 ? (
+        <EmptyState icon="⚖" title="No journal entries" />
+      ) : (
+        journal.data!.entries.map((e) => <JournalLines key={e.id} entry={e} />)
+      )}
+      {total > PAGE_SIZE && (
+        <div className="row" style={{ justifyContent: 'flex-end' }}>
+          <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <Button disabled={page * PAGE_SIZE >= total} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { api } from '../../api';
+import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
+import { useAsync } from '../../ui/hooks';
+import type { TrialBalance } from './types';
+
+/** End of the chosen day (UTC), or now. */
+const asOfParam = (date: string) => (date ? `${date}T23:59:59.999Z` : undefined);
+
+export function TrialBalanceView() {
+  const [date, setDate] = useState('');
+  const tb = useAsync(() => api.get<TrialBalance>('/api/ledger/trial-balance', { asOf: asOfParam(date) }), [date]);
+  const currencies = tb.data?.totals.map((t) => t.currency) ?? [];
+  return (
+    <div className="stack">
+      <div className="row" style={{ alignItems: 'flex-end' }}>
+        <div style={{ width: 220 }}>
+          <TextInput label="As of (end of day, UTC)" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+        </div>
+        {tb.data && <span className="muted">Totals per currency always balance: debits equal credits.</span>}
+      </div>
+      <ErrorBanner error={tb.error} onRetry={() => void tb.reload()} />
+      {tb.loading && !tb.data ? (
+        <Spinner />
+      ) : !tb.data || tb.data.rows.length === 0 ? (
+        <EmptyState icon="⚖" title="Nothing posted yet">
+          Posted events appear here by account and currency.
+        </EmptyState>
+      ) : (
+        currencies.map((currency) => {
+          const total = tb.data!.totals.find((t) => t.currency === currency)!;
+          return (
+            <div className="table-wrap" key={currency}>
+              <table className="table" aria-label={`Trial balance ${currency}`}>
+                <thead>
+                  <tr>
+                    <th style={{ width: 80 }}>Code</th>
+                    <th>Account ({currency})</th>
+                    <th>Type</th>
+                    <th style={{ textAlign: 'right' }}>Debit</th>
+                    <th style={{ textAlign: 'right' }}>Credit</th>
+                    <th style={{ textAlign: 'right' }}>Balance</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {tb.data!.rows
+                    .filter((r) => r.currency === currency)
+                    .map((r) => (
+                      <tr key={`${r.accountId}-${r.currency}`} data-account-code={r.code}>
+                        <td className="mono">{r.code}</td>
+                        <td>{r.name}</td>
+                        <td className="muted">{r.type}</td>
+                        <td className="mono" style={{ textAlign: 'right' }}>
+                          {r.debit}
+                        </td>
+                        <td className="mono" style={{ textAlign: 'right' }}>
+                          {r.credit}
+                        </td>
+                        <td className="mono" style={{ textAlign: 'right' }}>
+                          {r.balance}
+                        </td>
+                      </tr>
+                    ))}
+                  <tr data-total={currency}>
+                    <td />
+                    <td>
+                      <strong>Total</strong>
+                    </td>
+                    <td />
+                    <td className="mono" style={{ textAlign: 'right' }}>
+                      <strong>{total.debit}</strong>
+                    </td>
+                    <td className="mono" style={{ textAlign: 'right' }}>
+                      <strong>{total.credit}</strong>
+                    </td>
+                    <td className="mono" style={{ textAlign: 'right' }}>
+                      <strong>{total.balance}</strong>
+                    </td>
+                  </tr>
+                </tbody>
+              </table>
+            </div>
+          );
+        })
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { test, expect, screenshot } from './fixtures.js';
+
+test('post an event through the API, see it in the UI, reclassify it there, see the reversal', async ({ signedIn: { page, client }, server }) => {
+  const posted = await client.post('/api/ledger/events', {
+    type: 'invoice_created',
+    payload: { invoiceNumber: 'INV-7', customerName: 'Acme Ltd', currency: 'USD', netAmount: '1000.00', taxAmount: '200.00' },
+    source: 'billing',
+  });
+  expect(posted.status).toBe(201);
+  const eventId: string = posted.body.id;
+  await client.post('/api/ledger/events', { type: 'bill_received', payload: { billNumber: 'B-1', currency: 'USD', netAmount: '300.00', taxAmount: '60.00' } });
+  await client.post('/api/ledger/events', { type: 'invoice_created', payload: { currency: 'USD' } });
+
+  await page.goto(`${server.url}/ledger`);
+  await expect(page.getByRole('heading', { name: 'Ledger' })).toBeVisible();
+  const row = page.locator(`tr[data-event-id="${eventId}"]`);
+  await expect(row).toContainText('Invoice created');
+  await expect(row).toContainText('USD 1000.00 + 200.00 tax');
+  await expect(row).toContainText('Posted');
+  await expect(page.locator('[data-count="posted"]')).toHaveText('2');
+  await expect(page.locator('[data-count="failed"]')).toHaveText('1');
+  await screenshot(page, 'ledger-events');
+
+  await row.click();
+  const detail = page.getByTestId('ledger-event-detail');
+  await expect(detail.getByRole('table')).toContainText('Accounts receivable');
+  await expect(detail.getByRole('table')).toContainText('1200.00 USD');
+  await screenshot(page, 'ledger-event-detail');
+  await page.getByRole('button', { name: 'Close' }).first().click();
+
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Reclassify selected (1)' }).click();
+  await page.getByLabel('New event type').selectOption('payment_received');
+  await page.getByRole('button', { name: 'Reclassify 1 event' }).click();
+  const results = page.getByTestId('reclassify-results');
+  await expect(results).toContainText('1 of 1 reclassified');
+  await expect(results.locator(`tr[data-result-for="${eventId}"]`)).toContainText('Reversed and reposted as payment_received');
+  await screenshot(page, 'ledger-reclassify-results');
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  await expect(row).toContainText('Reversed');
+  await expect(page.locator('[data-count="reversed"]')).toHaveText('1');
+  await expect(page.getByRole('row', { name: /Payment received/ })).toContainText('Posted');
+  await row.click();
+  await expect(detail.locator('[data-entry-kind="reversal"]')).toContainText('Reversal');
+  await expect(detail).toContainText('Reclassified: its entry was reversed');
+  await screenshot(page, 'ledger-reversal');
+  await detail.getByRole('button', { name: 'Open replacement' }).click();
+  await expect(detail).toContainText('Replaces a reclassified event');
+  await expect(detail.locator('[data-entry-kind="posting"]')).toContainText('Bank account');
+  await page.getByRole('button', { name: 'Close' }).first().click();
+
+  await page.getByRole('link', { name: 'Trial balance' }).click();
+  const total = page.locator('tr[data-total="USD"]');
+  // Debits = credits: invoice 1200 + its reversal 1200 + the payment 1200 + the bill 360.
+  await expect(total.locator('td').nth(3)).toHaveText('3960.00');
+  await expect(total.locator('td').nth(4)).toHaveText('3960.00');
+  await expect(total.locator('td').last()).toHaveText('0.00');
+  await expect(page.locator('tr[data-account-code="1100"] td').last()).toHaveText('0.00');
+  await expect(page.locator('tr[data-account-code="1010"] td').last()).toHaveText('1200.00');
+  await screenshot(page, 'ledger-trial-balance');
+
+  await page.getByRole('link', { name: 'Accounts' }).click();
+  await expect(page.locator('tr[data-account-code="1010"]')).toContainText('Bank account');
+  await screenshot(page, 'ledger-accounts');
+});
+
+test('approve a held event in the UI', async ({ signedIn: { page, client }, server }) => {
+  await client.put('/api/ledger/settings', { approvalThresholds: { USD: '500.00' } });
+  const held = await client.post('/api/ledger/events', { type: 'expense_recorded', payload: { description: 'New laptop', currency: 'USD', netAmount: '1800.00' } });
+  expect(held.body.postingStatus).toBe('pending_approval');
+  await page.goto(`${server.url}/ledger/events`);
+  await page.getByRole('tab', { name: /Pending approval/ }).click();
+  const row = page.locator(`tr[data-event-id="${held.body.id}"]`);
+  await expect(row).toContainText('Pending approval');
+  await row.click();
+  await page.getByRole('button', { name: 'Approve and post' }).click();
+  await expect(page.getByTestId('ledger-event-detail')).toContainText('General expenses');
+  await expect(page.getByTestId('ledger-event-detail')).toContainText('Posted');
+  await screenshot(page, 'ledger-approved');
+});
