@@ -3,8 +3,8 @@
 // entropy from the OS CSPRNG and the entropy is never written anywhere, and each phase ends with a
 // public beacon so the result does not depend on a single contributor alone.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ceremonyDir, circuitName, ptauPower, repoRoot } from './paths.js';
 
@@ -46,12 +46,22 @@ export interface Phase2Result {
   verifier: string;
 }
 
+/** Runs a step unless its output exists: an interrupted ceremony resumes where it stopped. */
+function step(output: string, args: string[]): void {
+  if (existsSync(output)) return;
+  runSnarkjs(args.map((a) => (a === output ? `${output}.tmp` : a)));
+  renameSync(`${output}.tmp`, output);
+}
+
 export function runPhase2(r1cs: string, outDir: string): Phase2Result {
   const ptau = runPhase1();
-  const z = (step: string) => path.join(ceremonyDir, `${circuitName}_${step}.zkey`);
-  runSnarkjs(['groth16', 'setup', r1cs, ptau, z('0000')]);
-  runSnarkjs(['zkey', 'contribute', z('0000'), z('0001'), '--name=contributor 1', `-e=${entropy()}`]);
-  runSnarkjs(['zkey', 'contribute', z('0001'), z('0002'), '--name=contributor 2', `-e=${entropy()}`]);
+  mkdirSync(outDir, { recursive: true });
+  // Intermediates are keyed by the r1cs hash so a changed circuit never reuses a stale setup.
+  const r1csId = createHash('sha256').update(readFileSync(r1cs)).digest('hex').slice(0, 16);
+  const z = (name: string) => path.join(ceremonyDir, `${circuitName}_${r1csId}_${name}.zkey`);
+  step(z('0000'), ['groth16', 'setup', r1cs, ptau, z('0000')]);
+  step(z('0001'), ['zkey', 'contribute', z('0000'), z('0001'), '--name=contributor 1', `-e=${entropy()}`]);
+  step(z('0002'), ['zkey', 'contribute', z('0001'), z('0002'), '--name=contributor 2', `-e=${entropy()}`]);
   const zkey = path.join(outDir, `${circuitName}.zkey`);
   runSnarkjs(['zkey', 'beacon', z('0002'), zkey, beaconHash, beaconIterationsExp, '-n=phase 2 beacon']);
   runSnarkjs(['zkey', 'verify', r1cs, ptau, zkey]);

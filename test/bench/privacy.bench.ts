@@ -1,0 +1,124 @@
+// Shielded-pool benchmark: a cold snarkjs fullProve (files read and curve built per proof, as a
+// fresh process would) against our warm worker on the same input, off-chain verification, and
+// the gas of each pool operation on the devnet. Prints figures and ratios; asserts nothing.
+import { performance } from 'node:perf_hooks';
+import { parseEther, type Address } from 'viem';
+import * as snarkjs from 'snarkjs';
+import {
+  JoinSplitProver,
+  PoolIndexer,
+  ZERO_ADDRESS,
+  buildJoinSplit,
+  createNote,
+  defaultCircuitArtifacts,
+  flattenPublicSignals,
+  planShield,
+  planTransfer,
+  planUnshield,
+  releaseCurve,
+  verifyJoinSplitProof,
+  type CircuitInput,
+} from '../../server/privacy/index.js';
+import { devKeys, readArtifact, startDevnet } from '../helpers/devnet.js';
+import { newKeys, treeWithNotes } from '../privacy/fixtures.js';
+import { proveTransaction, sendTransact } from '../privacy/pool-helpers.js';
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function summarize(samples: number[]) {
+  return { n: samples.length, p50: Math.round(percentile(samples, 50)), p95: Math.round(percentile(samples, 95)), min: Math.round(Math.min(...samples)) };
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+function transferInput(): { input: CircuitInput; signals: bigint[] } {
+  const alice = newKeys();
+  const bob = newKeys();
+  const { tree, notes } = treeWithNotes(alice, [70n, 30n]);
+  const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: notes, outputs: [createNote(60n, bob.pubkey, 0n), createNote(40n, alice.pubkey, 0n)], extAmount: 0n, fee: 0n, extDataHash: 1n });
+  return { input: js.input, signals: flattenPublicSignals(js.publicSignals) };
+}
+
+async function benchProving(runs: number) {
+  const { wasmPath, zkeyPath } = defaultCircuitArtifacts();
+  const { input, signals } = transferInput();
+
+  const cold: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await releaseCurve();
+    cold.push(await time(() => snarkjs.groth16.fullProve(input, wasmPath, zkeyPath)));
+  }
+  await releaseCurve();
+
+  const prover = new JoinSplitProver();
+  const warm: number[] = [];
+  let proof;
+  try {
+    const first = await time(async () => (proof = (await prover.prove(input)).proof));
+    for (let i = 0; i < runs; i++) warm.push(await time(() => prover.prove(input)));
+    const verify: number[] = [];
+    await verifyJoinSplitProof(signals, proof!); // builds the verifier's curve once
+    for (let i = 0; i < runs; i++) verify.push(await time(() => verifyJoinSplitProof(signals, proof!)));
+    return { cold: summarize(cold), workerFirstProofMs: Math.round(first), warm: summarize(warm), verify: summarize(verify) };
+  } finally {
+    await prover.close();
+    await releaseCurve();
+  }
+}
+
+async function benchGas() {
+  const devnet = await startDevnet({ bundler: false });
+  const prover = new JoinSplitProver();
+  try {
+    const client = devnet.publicClient;
+    const pool = devnet.config.pool as Address;
+    const chainId = BigInt(devnet.config.chainId);
+    const indexer = new PoolIndexer({ client, chainId, pool, fromBlock: BigInt(devnet.config.poolDeployBlock) });
+    const alice = newKeys();
+    const bob = newKeys();
+    const user = devnet.walletFor(devKeys.user);
+    const ctx = async () => (await indexer.sync(), { chainId, pool, tree: indexer.tree });
+    const deadline = async () => (await client.getBlock()).timestamp + 3600n;
+
+    const shield = await proveTransaction(prover, planShield({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('1'), deadline: await deadline() }));
+    const shieldGas = (await sendTransact(user, client, pool, shield)).gasUsed;
+    await indexer.sync();
+    const transfer = await proveTransaction(prover, planTransfer({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('0.4'), deadline: await deadline(), notes: indexer.unspentNotes(alice, 0n), to: bob }));
+    const transferGas = (await sendTransact(user, client, pool, transfer)).gasUsed;
+    await indexer.sync();
+    const unshield = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: bob, token: ZERO_ADDRESS, amount: parseEther('0.1'), deadline: await deadline(), notes: indexer.unspentNotes(bob, 0n), recipient: user.account.address }));
+    const unshieldGas = (await sendTransact(user, client, pool, unshield)).gasUsed;
+
+    const hasher = readArtifact('PoseidonT3');
+    const hasherAddress = (await client.readContract({ address: pool, abi: [{ type: 'function', name: 'hasher', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }], functionName: 'hasher' })) as Address;
+    const poseidonCall = await client.estimateContractGas({ address: hasherAddress, abi: hasher.abi, functionName: 'poseidon', args: [[1n, 2n]] });
+    return { shieldEth: Number(shieldGas), transferEth: Number(transferGas), unshieldEth: Number(unshieldGas), poseidonCallIncl21kBase: Number(poseidonCall) };
+  } finally {
+    await prover.close();
+    await devnet.stop();
+  }
+}
+
+export async function benchPrivacy(runs = 5): Promise<void> {
+  const proving = await benchProving(runs);
+  console.log('privacy: proving a 2x2 JoinSplit (ms)');
+  console.log(`  cold fullProve   p50 ${proving.cold.p50}  p95 ${proving.cold.p95}  (n=${proving.cold.n})`);
+  console.log(`  warm worker      p50 ${proving.warm.p50}  p95 ${proving.warm.p95}  (n=${proving.warm.n}; first proof in a new worker ${proving.workerFirstProofMs})`);
+  console.log(`  ratio cold/warm  p50 ${(proving.cold.p50 / proving.warm.p50).toFixed(2)}x`);
+  console.log(`  verify (off-chain) p50 ${proving.verify.p50}  p95 ${proving.verify.p95}`);
+  const gas = await benchGas();
+  console.log('privacy: gas per pool operation', gas);
+}
+
+export default benchPrivacy;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchPrivacy(Number(process.env.BENCH_RUNS ?? 5));
+}

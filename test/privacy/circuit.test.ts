@@ -1,0 +1,129 @@
+// The JoinSplit circuit itself: valid shield / transfer / unshield prove (in the warm worker) and
+// verify; each invalid case fails already at witness generation (wasm calculator, no proving).
+import { afterAll, describe, expect, it } from 'vitest';
+import * as snarkjs from 'snarkjs';
+import {
+  AMOUNT_LIMIT,
+  FIELD_SIZE,
+  JoinSplitProver,
+  buildJoinSplit,
+  createNote,
+  defaultCircuitArtifacts,
+  flattenPublicSignals,
+  releaseCurve,
+  verifyJoinSplitProof,
+  type CircuitInput,
+  type JoinSplit,
+} from '../../server/privacy/index.js';
+import { hashCommitment } from '../../server/privacy/hash.js';
+import { newKeys, treeWithNotes } from './fixtures.js';
+
+const artifacts = defaultCircuitArtifacts();
+const prover = new JoinSplitProver({ timeoutMs: 120_000 });
+
+afterAll(async () => {
+  await prover.close();
+  await releaseCurve();
+});
+
+async function witness(input: CircuitInput): Promise<void> {
+  await snarkjs.wtns.calculate(input, artifacts.wasmPath, { type: 'mem' });
+}
+
+async function proveAndVerify(js: JoinSplit): Promise<boolean> {
+  const { proof, publicSignals } = await prover.prove(js.input);
+  expect(publicSignals.map(BigInt)).toEqual(flattenPublicSignals(js.publicSignals));
+  return verifyJoinSplitProof(flattenPublicSignals(js.publicSignals), proof);
+}
+
+const alice = newKeys();
+const bob = newKeys();
+const { tree, notes } = treeWithNotes(alice, [70n, 30n, 50n]);
+
+function validTransfer(): JoinSplit {
+  return buildJoinSplit({
+    tree,
+    spendingKey: alice.spendingKey,
+    token: 0n,
+    inputs: [notes[0], notes[1]],
+    outputs: [createNote(60n, bob.pubkey, 0n), createNote(40n, alice.pubkey, 0n)],
+    extAmount: 0n,
+    fee: 0n,
+    extDataHash: 42n,
+  });
+}
+
+describe('JoinSplit circuit: valid transactions prove and verify', () => {
+  it('a 2x2 private transfer', async () => {
+    const js = validTransfer();
+    expect(await proveAndVerify(js)).toBe(true);
+    // The same proof does not verify for a different extDataHash (it is a bound public input).
+    const { proof } = await prover.prove(js.input);
+    const other = flattenPublicSignals({ ...js.publicSignals, extDataHash: 43n });
+    expect(await verifyJoinSplitProof(other, proof)).toBe(false);
+  });
+
+  it('a shield (publicAmount > 0) with two dummy inputs that have no Merkle path', async () => {
+    const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [], outputs: [createNote(500n, alice.pubkey, 0n)], extAmount: 500n, fee: 0n, extDataHash: 7n });
+    expect(js.publicSignals.publicAmount).toBe(500n);
+    expect(await proveAndVerify(js)).toBe(true);
+  });
+
+  it('an unshield (publicAmount < 0, i.e. p - amount) with a fee', async () => {
+    const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [notes[2]], outputs: [createNote(15n, alice.pubkey, 0n)], extAmount: -30n, fee: 5n, extDataHash: 9n });
+    expect(js.publicSignals.publicAmount).toBe(FIELD_SIZE - 35n);
+    expect(await proveAndVerify(js)).toBe(true);
+  });
+});
+
+describe('JoinSplit circuit: witness generation fails for invalid transactions', () => {
+  it('accepts the unmodified transfer (control)', async () => {
+    await expect(witness(validTransfer().input)).resolves.toBeUndefined();
+  });
+
+  it('unbalanced amounts', async () => {
+    const { input, outputs } = validTransfer();
+    const out = outputs[0];
+    (input.outAmount as string[])[0] = String(out.amount + 1n);
+    (input.outputCommitment as string[])[0] = String(hashCommitment(out.amount + 1n, out.pubkey, out.blinding, out.token));
+    await expect(witness(input)).rejects.toThrow(/Assert Failed/);
+  });
+
+  it('an output of 2^128 or more, and a "negative" output wrapping around the field', async () => {
+    const big = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [], outputs: [createNote(1n, alice.pubkey, 0n)], extAmount: 1n, fee: 0n, extDataHash: 1n });
+    const set = (js: JoinSplit, amounts: bigint[], publicAmount: bigint) => {
+      js.input.publicAmount = String(publicAmount);
+      js.input.outAmount = amounts.map(String);
+      js.input.outputCommitment = js.outputs.map((o, i) => String(hashCommitment(amounts[i], o.pubkey, o.blinding, o.token)));
+    };
+    set(big, [AMOUNT_LIMIT, 0n], AMOUNT_LIMIT);
+    await expect(witness(big.input)).rejects.toThrow(/Assert Failed/);
+    // 10 = (p - 1) + 11 in the field: balances, but only because an output is "negative".
+    const wrap = validTransfer();
+    set(wrap, [FIELD_SIZE - 1n, 101n], 0n);
+    await expect(witness(wrap.input)).rejects.toThrow(/Assert Failed/);
+  });
+
+  it('two inputs with the same nullifier (one note spent twice)', async () => {
+    const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [notes[0], notes[0]], outputs: [createNote(140n, bob.pubkey, 0n)], extAmount: 0n, fee: 0n, extDataHash: 3n });
+    await expect(witness(js.input)).rejects.toThrow(/Assert Failed/);
+  });
+
+  it('a wrong Merkle path for a non-zero input', async () => {
+    const { input } = validTransfer();
+    (input.inPathElements as string[][])[1][5] = '12345';
+    await expect(witness(input)).rejects.toThrow(/Assert Failed/);
+  });
+
+  it('a token mismatch between inputs and outputs', async () => {
+    // Outputs claim token 0xbeef while the spent notes (and the public token) are ETH.
+    const js = validTransfer();
+    js.input.outputCommitment = js.outputs.map((o) => String(hashCommitment(o.amount, o.pubkey, o.blinding, 0xbeefn)));
+    await expect(witness(js.input)).rejects.toThrow(/Assert Failed/);
+    // Or the whole transaction claims another token: the spent ETH notes are then not in the tree.
+    const relabelled = validTransfer();
+    relabelled.input.token = String(0xbeefn);
+    relabelled.input.outputCommitment = relabelled.outputs.map((o) => String(hashCommitment(o.amount, o.pubkey, o.blinding, 0xbeefn)));
+    await expect(witness(relabelled.input)).rejects.toThrow(/Assert Failed/);
+  });
+});

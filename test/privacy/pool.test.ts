@@ -1,0 +1,263 @@
+// The pool on a real devnet with real proofs: value moves for ETH and an ERC-20, and every
+// attack the design names is rejected by the contract with its specific error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import {
+  FIELD_SIZE,
+  JoinSplitProver,
+  MerkleTree,
+  PoolIndexer,
+  ROOT_HISTORY_SIZE,
+  ZERO_ADDRESS,
+  createNote,
+  encodeAddress,
+  decodeAddress,
+  planShield,
+  planTransaction,
+  planTransfer,
+  planUnshield,
+  shieldedPoolAbi,
+  testTokenAbi,
+  type OwnedNote,
+  type PoolContext,
+  type ShieldedKeys,
+} from '../../server/privacy/index.js';
+import { deployAccountAbstraction, deployPool, devKeys, startAnvil, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { newKeys, ownNote } from './fixtures.js';
+import { cloneTx, proveTransaction, sendTransact, simulateTransact, type ProvedTransaction } from './pool-helpers.js';
+import { computeCommitment } from '../../server/privacy/note.js';
+
+let devnet: Devnet;
+let client: PublicClient;
+let pool: Address;
+let token: Address;
+let chainId: bigint;
+let indexer: PoolIndexer;
+const prover = new JoinSplitProver();
+const alice = newKeys();
+const bob = newKeys();
+const gas: Record<string, bigint> = {};
+
+async function deadline(): Promise<bigint> {
+  return (await client.getBlock()).timestamp + 3600n;
+}
+
+async function ctx(): Promise<PoolContext> {
+  await indexer.sync();
+  return { chainId, pool, tree: indexer.tree };
+}
+
+async function unspent(keys: ShieldedKeys, tokenAddress: Address): Promise<OwnedNote[]> {
+  await indexer.sync();
+  return indexer.unspentNotes(keys, BigInt(tokenAddress));
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet({ bundler: false });
+  client = devnet.publicClient;
+  pool = devnet.config.pool as Address;
+  token = devnet.config.token as Address;
+  chainId = BigInt(devnet.config.chainId);
+  indexer = new PoolIndexer({ client, chainId, pool, fromBlock: BigInt(devnet.config.poolDeployBlock) });
+}, 60_000);
+
+afterAll(async () => {
+  await prover.close();
+  await devnet?.stop();
+  console.log('gas used per operation:', Object.fromEntries(Object.entries(gas).map(([k, v]) => [k, Number(v)])));
+});
+
+describe('shield → transfer → unshield on the devnet', () => {
+  const user = () => devnet.walletFor(devKeys.user);
+  const relayer = () => devnet.walletFor(devKeys.user2);
+
+  it('moves real ETH: Alice shields, pays Bob privately, Bob unshields to a fresh address', async () => {
+    const poolBefore = await client.getBalance({ address: pool });
+    const shield = await proveTransaction(prover, planShield({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('1'), deadline: await deadline() }));
+    gas.shieldEth = (await sendTransact(user(), client, pool, shield)).gasUsed;
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore + parseEther('1'));
+    expect((await unspent(alice, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('1')]);
+
+    // Bob's address travels as text; the transfer is submitted by someone else (a relayer).
+    const bobAddress = decodeAddress(encodeAddress(bob));
+    const transfer = await proveTransaction(prover, planTransfer({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('0.4'), deadline: await deadline(), notes: await unspent(alice, ZERO_ADDRESS), to: bobAddress }));
+    gas.transferEth = (await sendTransact(relayer(), client, pool, transfer)).gasUsed;
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore + parseEther('1'));
+    expect((await unspent(bob, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.4')]);
+    expect((await unspent(alice, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.6')]);
+    expect(indexer.scanNotes(alice).sent.map((n) => [n.amount, n.pubkey])).toEqual([[parseEther('0.4'), bob.pubkey]]);
+
+    // Reusing the same bundle, or a fresh proof of an already spent note, is refused.
+    expect(await simulateTransact(client, pool, relayer().account.address, transfer)).toBe('NullifierAlreadySpent');
+    const spentNote = spentInput(transfer, 0);
+    const again = await proveTransaction(prover, planTransaction({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, inputs: [spentNote], outputs: [{ note: createNote(parseEther('1'), alice.pubkey, 0n), owner: alice }], extAmount: 0n, deadline: await deadline() }));
+    expect(await simulateTransact(client, pool, relayer().account.address, again)).toBe('NullifierAlreadySpent');
+
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    const relayerBefore = await client.getBalance({ address: relayer().account.address });
+    const unshield = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: bob, token: ZERO_ADDRESS, amount: parseEther('0.25'), deadline: await deadline(), notes: await unspent(bob, ZERO_ADDRESS), recipient: fresh, fee: parseEther('0.01'), relayer: relayer().account.address }));
+    const receipt = await sendTransact(relayer(), client, pool, unshield);
+    gas.unshieldEth = receipt.gasUsed;
+    expect(await client.getBalance({ address: fresh })).toBe(parseEther('0.25'));
+    expect(await client.getBalance({ address: relayer().account.address })).toBe(relayerBefore + parseEther('0.01') - receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore + parseEther('0.74'));
+    expect((await unspent(bob, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.14')]);
+  }, 120_000);
+
+  it('moves a real ERC-20 the same way', async () => {
+    const amount = 1000n * 10n ** 18n;
+    const u = user();
+    await client.waitForTransactionReceipt({ hash: await u.writeContract({ address: token, abi: testTokenAbi, functionName: 'mint', args: [u.account.address, amount] }) });
+    await client.waitForTransactionReceipt({ hash: await u.writeContract({ address: token, abi: testTokenAbi, functionName: 'approve', args: [pool, amount] }) });
+    const balanceOf = (a: Address) => client.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [a] });
+
+    const shield = await proveTransaction(prover, planShield({ ctx: await ctx(), keys: alice, token, amount, deadline: await deadline() }));
+    expect(shield.value).toBe(0n);
+    gas.shieldErc20 = (await sendTransact(u, client, pool, shield)).gasUsed;
+    expect(await balanceOf(pool)).toBe(amount);
+    expect(await balanceOf(u.account.address)).toBe(0n);
+
+    const transfer = await proveTransaction(prover, planTransfer({ ctx: await ctx(), keys: alice, token, amount: 400n * 10n ** 18n, deadline: await deadline(), notes: await unspent(alice, token), to: bob }));
+    gas.transferErc20 = (await sendTransact(relayer(), client, pool, transfer)).gasUsed;
+    expect((await unspent(bob, token)).map((n) => n.amount)).toEqual([400n * 10n ** 18n]);
+    // ETH notes are untouched by the token transfer.
+    expect((await unspent(alice, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.6')]);
+
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    const unshield = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: bob, token, amount: 150n * 10n ** 18n, deadline: await deadline(), notes: await unspent(bob, token), recipient: fresh }));
+    gas.unshieldErc20 = (await sendTransact(relayer(), client, pool, unshield)).gasUsed;
+    expect(await balanceOf(fresh)).toBe(150n * 10n ** 18n);
+    expect(await balanceOf(pool)).toBe(850n * 10n ** 18n);
+  }, 120_000);
+});
+
+/** Alice's note that input `i` of a proved transaction spent, rebuilt from its witness input. */
+function spentInput(tx: ProvedTransaction, i: number): OwnedNote {
+  const input = tx.planned.joinSplit.input;
+  const note = { amount: BigInt((input.inAmount as string[])[i]), pubkey: alice.pubkey, blinding: BigInt((input.inBlinding as string[])[i]), token: 0n };
+  return ownNote(alice, note, Number((input.inLeafIndex as string[])[i]));
+}
+
+describe('rejections', () => {
+  let bundle: ProvedTransaction;
+  const from = () => devnet.walletFor(devKeys.user2).account.address;
+
+  beforeAll(async () => {
+    // A valid, unsubmitted private transfer from Alice: every test below alters one thing.
+    bundle = await proveTransaction(prover, planTransfer({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('0.1'), deadline: await deadline(), notes: await unspent(alice, ZERO_ADDRESS), to: bob, fee: parseEther('0.001'), relayer: devnet.walletFor(devKeys.user2).account.address }));
+  }, 60_000);
+
+  it('accepts the unaltered bundle (control)', async () => {
+    expect(await simulateTransact(client, pool, from(), bundle)).toBe('ok');
+  });
+
+  it('refuses root 0 and an unknown root', async () => {
+    const zero = cloneTx(bundle);
+    zero.args.proof.root = 0n;
+    expect(await simulateTransact(client, pool, from(), zero)).toBe('UnknownRoot');
+    const unknown = cloneTx(bundle);
+    unknown.args.proof.root = 12345n;
+    expect(await simulateTransact(client, pool, from(), unknown)).toBe('UnknownRoot');
+  });
+
+  it('refuses any public input at or above the field modulus (aliases)', async () => {
+    const alter = (f: (t: ProvedTransaction) => void) => {
+      const t = cloneTx(bundle);
+      f(t);
+      return simulateTransact(client, pool, from(), t);
+    };
+    const p = FIELD_SIZE;
+    expect(await alter((t) => void (t.args.proof.root += p))).toBe('FieldOverflow');
+    const [n0, n1] = bundle.args.proof.inputNullifiers;
+    const [c0, c1] = bundle.args.proof.outputCommitments;
+    expect(await alter((t) => void (t.args.proof.inputNullifiers = [n0 + p, n1]))).toBe('FieldOverflow');
+    expect(await alter((t) => void (t.args.proof.inputNullifiers = [n0, n1 + p]))).toBe('FieldOverflow');
+    expect(await alter((t) => void (t.args.proof.outputCommitments = [c0 + p, c1]))).toBe('FieldOverflow');
+    expect(await alter((t) => void (t.args.proof.outputCommitments = [c0, c1 + p]))).toBe('FieldOverflow');
+  });
+
+  it('refuses any change to a bound extData field (front-running)', async () => {
+    const other = privateKeyToAccount(generatePrivateKey()).address;
+    const changes: [string, (t: ProvedTransaction) => void][] = [
+      ['recipient', (t) => void (t.args.extData.recipient = other)],
+      ['relayer', (t) => void (t.args.extData.relayer = other)],
+      ['fee', (t) => void (t.args.extData.fee += 1n)],
+      ['extAmount', (t) => void (t.args.extData.extAmount = -1n)],
+      ['token', (t) => void (t.args.extData.token = token)],
+      ['deadline', (t) => void (t.args.extData.deadline -= 1n)],
+      ['encryptedNotesRecipient', (t) => void (t.args.extData.encryptedNotesRecipient[0] = `0x${t.args.extData.encryptedNotesRecipient[0].slice(2, -2)}00`)],
+      ['encryptedNotesSender', (t) => void (t.args.extData.encryptedNotesSender[1] = '0x')],
+      ['proof', (t) => void (t.args.proof.a = [1n, t.args.proof.a[1]])],
+    ];
+    for (const [field, change] of changes) {
+      const t = cloneTx(bundle);
+      change(t);
+      expect([field, await simulateTransact(client, pool, from(), t)]).toEqual([field, 'InvalidProof']);
+    }
+  });
+
+  it('refuses the same bundle on another deployment and on another chain id', async () => {
+    // A shield against the empty-tree root is valid on any fresh pool, so only the binding to
+    // chain id and pool address can stop the replay.
+    const shield = await proveTransaction(prover, planShield({ ctx: { chainId, pool, tree: new MerkleTree() }, keys: alice, token: ZERO_ADDRESS, amount: 5n, deadline: await deadline() }));
+    expect(await simulateTransact(client, pool, from(), shield)).toBe('ok');
+
+    const second = await deployPool(devnet.deployer, client);
+    expect(await simulateTransact(client, second.pool, from(), shield)).toBe('InvalidProof');
+
+    // Same deployer and nonces on a chain with another id: the pool lands at the same address.
+    const otherChain = await startAnvil(Number(chainId) + 1);
+    try {
+      const chain = { id: Number(chainId) + 1, name: 'other', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [otherChain.rpcUrl] } } } as const;
+      const otherClient = createPublicClient({ chain, transport: http(otherChain.rpcUrl), pollingInterval: 50 }) as PublicClient;
+      const { createWalletClient } = await import('viem');
+      const wallet = createWalletClient({ account: privateKeyToAccount(devKeys.deployer), chain, transport: http(otherChain.rpcUrl) });
+      await deployAccountAbstraction(wallet, otherClient);
+      const replica = await deployPool(wallet, otherClient);
+      expect(replica.pool).toBe(pool);
+      expect(await simulateTransact(otherClient, replica.pool, from(), shield)).toBe('InvalidProof');
+    } finally {
+      otherChain.child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it(`accepts a root exactly ${ROOT_HISTORY_SIZE - 1} insertions old and refuses it one insertion later`, async () => {
+    const harness = await deployPool(devnet.deployer, client, { harness: true });
+    const tree = new MerkleTree();
+    const hctx = { chainId, pool: harness.pool, tree };
+    const user = devnet.walletFor(devKeys.user);
+    // One shield creates two notes of Alice's in one insertion.
+    const a = createNote(5n, alice.pubkey, 0n);
+    const b = createNote(7n, alice.pubkey, 0n);
+    const shield = await proveTransaction(prover, planTransaction({ ctx: hctx, keys: alice, token: ZERO_ADDRESS, inputs: [], outputs: [{ note: a, owner: alice }, { note: b, owner: alice }], extAmount: 12n, deadline: await deadline() }));
+    await sendTransact(user, client, harness.pool, shield);
+    tree.insertPair(computeCommitment(a), computeCommitment(b));
+    const root = tree.root;
+    const spend = async (note: typeof a, index: number) =>
+      proveTransaction(prover, planTransaction({ ctx: hctx, keys: alice, token: ZERO_ADDRESS, inputs: [ownNote(alice, note, index)], outputs: [{ note: createNote(note.amount, bob.pubkey, 0n), owner: bob }], extAmount: 0n, deadline: await deadline() }));
+    const first = await spend(a, 0);
+    const second = await spend(b, 1);
+
+    for (let i = 0; i < ROOT_HISTORY_SIZE - 1; i++) {
+      const hash = await user.writeContract({ address: harness.pool, abi: harnessAbi, functionName: 'insertPairForTest', args: [BigInt(1000 + 2 * i), BigInt(1001 + 2 * i)] });
+      if (i === ROOT_HISTORY_SIZE - 2) await client.waitForTransactionReceipt({ hash });
+    }
+    // 99 insertions after `root`: still inside the ring of 100 (current + 99 previous).
+    expect(await client.readContract({ address: harness.pool, abi: shieldedPoolAbi, functionName: 'isKnownRoot', args: [root] })).toBe(true);
+    await sendTransact(user, client, harness.pool, first);
+    // `first` was the 100th insertion: `root` has left the ring.
+    expect(await client.readContract({ address: harness.pool, abi: shieldedPoolAbi, functionName: 'isKnownRoot', args: [root] })).toBe(false);
+    expect(await simulateTransact(client, harness.pool, from(), second)).toBe('UnknownRoot');
+  }, 120_000);
+
+  it('refuses a bundle after its deadline', async () => {
+    await client.request({ method: 'evm_increaseTime' as never, params: [7200] as never });
+    await client.request({ method: 'evm_mine' as never, params: [] as never });
+    expect(await simulateTransact(client, pool, from(), bundle)).toBe('Expired');
+  });
+});
+
+const harnessAbi = [
+  { type: 'function', name: 'insertPairForTest', stateMutability: 'nonpayable', inputs: [{ name: 'left', type: 'uint256' }, { name: 'right', type: 'uint256' }], outputs: [] },
+] as const;
