@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { SettingsPage } from './pages/settings/SettingsPage';
+import { DocumentsPage } from './pages/documents/DocumentsPage';
+import { SigningPage } from './pages/documents/SigningPage';
 import { LedgerPage } from './pages/ledger/LedgerPage';
 
 /**
@@ -13,6 +15,8 @@ export interface AreaRoute {
 }
 
 export const areaRoutes: AreaRoute[] = [
+  { path: 'documents/*', element: <DocumentsPage />, nav: { to: '/documents', label: 'Documents', icon: '📄', order: 10 } },
+  { path: 'sign/:token', element: <SigningPage /> },
   { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
   { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
 ];

@@ -1,0 +1,27 @@
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api } from '../../api';
+import { ErrorBanner, Notice, Spinner } from '../../ui/components';
+import { SigningScreen } from './SigningScreen';
+
+/** "Sign in person": the signer signs on this device with their own signing link. */
+export function InPersonSigning() {
+  const { requestId, signerId } = useParams();
+  const [token, setToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api
+      .post<{ token: string }>(`/api/documents/signature-requests/${requestId}/signers/${signerId}/signing-link`, {})
+      .then((r) => setToken(r.token))
+      .catch((err: Error) => setError(err.message));
+  }, [requestId, signerId]);
+  return (
+    <div className="stack">
+      <Notice>
+        Signing in person on this device. <Link to={`/documents/requests/${requestId}`}>Back to the request</Link>
+      </Notice>
+      <ErrorBanner error={error} />
+      {token ? <SigningScreen token={token} /> : !error && <Spinner />}
+    </div>
+  );
+}
