@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { api } from '../../api';
+import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
+import { useAction } from '../../ui/hooks';
+import { CHANNELS, PRIORITIES, type Member, type Ticket } from './types';
+
+export function NewTicketModal({ members, onClose, onCreated }: { members: Member[]; onClose: () => void; onCreated: (t: Ticket) => void }) {
+  const [form, setForm] = useState({ subject: '', description: '', priority: 'normal', channel: 'web', contactName: '', contactEmail: '', assignedTo: '' });
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const create = useAction(async () => {
+    const body = {
+      subject: form.subject,
+      priority: form.priority,
+      channel: form.channel,
+      ...(form.description.trim() ? { description: form.description } : {}),
+      ...(form.contactName.trim() ? { contactName: form.contactName } : {}),
+      ...(form.contactEmail.trim() ? { contactEmail: form.contactEmail } : {}),
+      ...(form.assignedTo ? { assignedTo: form.assignedTo } : {}),
+    };
+    onCreated(await api.post<Ticket>('/api/helpdesk/tickets', body));
+  });
+  return (
+    <Modal
+      title="New ticket"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="new-ticket" busy={create.pending}>
+            Create ticket
+          </Button>
+        </>
+      }
+    >
+      <form id="new-ticket" className="form" onSubmit={(e) => (e.preventDefault(), void create.run())}>
+        <ErrorBanner error={create.error} />
+        <TextInput label="Subject" value={form.subject} onChange={set('subject')} required maxLength={200} placeholder="What is the problem?" />
+        <TextArea label="Description" value={form.description} onChange={set('description')} placeholder="Details, steps, error messages…" />
+        <div className="grid-2">
+          <SelectInput label="Priority" value={form.priority} onChange={set('priority')} options={PRIORITIES.map((p) => ({ value: p.value, label: p.label }))} />
+          <SelectInput label="Channel" value={form.channel} onChange={set('channel')} options={CHANNELS} />
+          <TextInput label="Contact name" value={form.contactName} onChange={set('contactName')} maxLength={120} />
+          <TextInput label="Contact e-mail" type="email" value={form.contactEmail} onChange={set('contactEmail')} />
+        </div>
+        <SelectInput label="Assignee" value={form.assignedTo} onChange={set('assignedTo')} options={[{ value: '', label: 'Unassigned' }, ...members.map((m) => ({ value: m.userId, label: m.name }))]} />
+      </form>
+    </Modal>
+  );
+}

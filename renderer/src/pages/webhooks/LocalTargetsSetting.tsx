@@ -1,0 +1,31 @@
+import { api } from '../../api';
+import { useSession } from '../../session';
+import { Card, ErrorBanner } from '../../ui/components';
+import { useAction, useAsync } from '../../ui/hooks';
+
+interface Settings {
+  allowLocalTargets: boolean;
+  source: 'default' | 'entity';
+}
+
+/** Whether endpoints on this computer or the local network may receive webhooks. */
+export function LocalTargetsSetting() {
+  const session = useSession();
+  const settings = useAsync(() => api.get<Settings>('/api/webhook-subscriptions/settings'));
+  const change = useAction(async (value: boolean) => {
+    settings.setData(await api.put<Settings>('/api/webhook-subscriptions/settings', { allowLocalTargets: value }));
+  });
+  if (!settings.data) return null;
+  return (
+    <Card title="Local integrations">
+      <ErrorBanner error={change.error} />
+      <label className="checkbox">
+        <input type="checkbox" checked={settings.data.allowLocalTargets} disabled={!session.can('SETTINGS.MANAGE') || change.pending} onChange={(e) => void change.run(e.target.checked)} />
+        Allow endpoints on this computer and the local network (localhost, 192.168.x.x, …)
+      </label>
+      <p className="muted" style={{ margin: '8px 0 0' }}>
+        {settings.data.source === 'default' ? 'Using the installation default.' : 'Set for this entity.'} Turn this off when the entity is hosted, so webhooks cannot reach internal services.
+      </p>
+    </Card>
+  );
+}

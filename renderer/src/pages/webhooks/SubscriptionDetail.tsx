@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../../api';
+import { useSession } from '../../session';
+import { Button, Card, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
+import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { DeliveryLog } from './DeliveryLog';
+import { EndpointStatus } from './SubscriptionList';
+import { SubscriptionForm } from './SubscriptionForm';
+import type { Subscription } from './types';
+
+export function SubscriptionDetail() {
+  const { subscriptionId = '' } = useParams();
+  const session = useSession();
+  const navigate = useNavigate();
+  const sub = useAsync(() => api.get<Subscription>(`/api/webhook-subscriptions/${subscriptionId}`), [subscriptionId]);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [version, setVersion] = useState(0);
+  const canManage = session.can('WEBHOOKS.MANAGE');
+  const toggle = useAction(async (enabled: boolean) => {
+    sub.setData(await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId, enabled }));
+  });
+  const remove = useAction(async () => {
+    await api.delete('/api/webhook-subscriptions', { subscriptionId });
+    navigate('/settings/webhooks');
+  });
+  if (sub.loading && !sub.data) return <Spinner />;
+  if (!sub.data) return <ErrorBanner error={sub.error ?? 'Endpoint not found'} onRetry={() => void sub.reload()} />;
+  const s = sub.data;
+  return (
+    <div className="stack">
+      <div>
+        <Link to="/settings/webhooks">← All endpoints</Link>
+      </div>
+      <Card
+        title={<span className="mono">{s.url}</span>}
+        actions={
+          canManage && (
+            <>
+              <Button onClick={() => setEditing(true)}>Edit</Button>
+              <Button onClick={() => void toggle.run(!s.enabled)} busy={toggle.pending}>
+                {s.enabled ? 'Disable' : 'Enable'}
+              </Button>
+              <Button variant="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </Button>
+            </>
+          )
+        }
+      >
+        <div className="stack">
+          <ErrorBanner error={toggle.error} />
+          {!s.enabled && s.disabledReason && <Notice kind="warning">Disabled {formatDateTime(s.disabledAt)}: {s.disabledReason}</Notice>}
+          {s.enabled && s.failingSince && <Notice kind="warning">Failing since {formatDateTime(s.failingSince)}. Deliveries are retried; after 5 days of failure the endpoint is disabled.</Notice>}
+          <dl className="hd-details wh-meta">
+            <dt>Status</dt>
+            <dd>
+              <EndpointStatus s={s} />
+            </dd>
+            <dt>Description</dt>
+            <dd>{s.description ?? '—'}</dd>
+            <dt>Events</dt>
+            <dd>{s.events.includes('*') ? 'All events' : s.events.map((e) => <code key={e} style={{ marginRight: 8 }}>{e}</code>)}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(s.createdAt)}</dd>
+          </dl>
+        </div>
+      </Card>
+      <Card title="Delivery log" actions={<Button onClick={() => setVersion((v) => v + 1)}>Refresh</Button>}>
+        <DeliveryLog subscriptionId={s.id} canRetry={canManage && s.enabled} version={version} />
+      </Card>
+      {editing && (
+        <SubscriptionForm
+          existing={s}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            sub.setData(saved);
+          }}
+        />
+      )}
+      {deleting && (
+        <Modal
+          title="Delete endpoint?"
+          onClose={() => setDeleting(false)}
+          footer={
+            <>
+              <Button onClick={() => setDeleting(false)}>Cancel</Button>
+              <Button variant="danger" onClick={() => void remove.run()} busy={remove.pending}>
+                Delete endpoint
+              </Button>
+            </>
+          }
+        >
+          <ErrorBanner error={remove.error} />
+          <p>Deliveries to {s.url} stop at once, and its delivery log is deleted.</p>
+        </Modal>
+      )}
+    </div>
+  );
+}

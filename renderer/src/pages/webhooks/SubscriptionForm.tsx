@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { api } from '../../api';
+import { Button, ErrorBanner, Modal, TextInput } from '../../ui/components';
+import { useAction, useAsync } from '../../ui/hooks';
+import type { EventType, Subscription } from './types';
+
+/** Create or edit an endpoint: URL, description and the events it receives (or all). */
+export function SubscriptionForm({ existing, onClose, onSaved }: { existing?: Subscription; onClose: () => void; onSaved: (s: Subscription & { secret?: string }) => void }) {
+  const catalogue = useAsync(() => api.get<EventType[]>('/api/webhook-subscriptions/event-types'));
+  const [url, setUrl] = useState(existing?.url ?? '');
+  const [description, setDescription] = useState(existing?.description ?? '');
+  const [all, setAll] = useState(existing ? existing.events.includes('*') : true);
+  const [events, setEvents] = useState<Set<string>>(new Set(existing?.events.filter((e) => e !== '*') ?? []));
+  const toggle = (t: string) =>
+    setEvents((prev) => {
+      const next = new Set(prev);
+      if (next.has(t)) next.delete(t);
+      else next.add(t);
+      return next;
+    });
+  const save = useAction(async () => {
+    const body = { url, description: description.trim() || null, events: all ? ['*'] : [...events] };
+    const saved = existing ? await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId: existing.id, ...body }) : await api.post<Subscription & { secret: string }>('/api/webhook-subscriptions', body);
+    onSaved(saved);
+  });
+  return (
+    <Modal
+      title={existing ? 'Edit endpoint' : 'Add endpoint'}
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="webhook-form" busy={save.pending} disabled={!all && events.size === 0}>
+            {existing ? 'Save' : 'Add endpoint'}
+          </Button>
+        </>
+      }
+    >
+      <form id="webhook-form" className="form" onSubmit={(e) => (e.preventDefault(), void save.run())}>
+        <ErrorBanner error={save.error} />
+        <TextInput label="Endpoint URL" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required placeholder="https://example.com/webhooks/bureau" />
+        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} placeholder="What receives these events" />
+        <fieldset className="wh-events">
+          <legend>Events</legend>
+          <label className="checkbox">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All events, including ones added later
+          </label>
+          {!all && (
+            <div className="checkbox-list">
+              {catalogue.data?.map((t) => (
+                <label key={t.type} className="checkbox" title={t.description}>
+                  <input type="checkbox" checked={events.has(t.type)} onChange={() => toggle(t.type)} /> <code>{t.type}</code>
+                </label>
+              ))}
+            </div>
+          )}
+        </fieldset>
+      </form>
+    </Modal>
+  );
+}
