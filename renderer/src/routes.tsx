@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { DocumentsPage } from './pages/documents/DocumentsPage';
 import { SigningPage } from './pages/documents/SigningPage';
+import { HelpdeskPage } from './pages/helpdesk/HelpdeskPage';
+import { NotificationsPage } from './pages/notifications/NotificationsPage';
 import { LedgerPage } from './pages/ledger/LedgerPage';
 
 /**
@@ -18,5 +20,7 @@ export const areaRoutes: AreaRoute[] = [
   { path: 'documents/*', element: <DocumentsPage />, nav: { to: '/documents', label: 'Documents', icon: '📄', order: 10 } },
   { path: 'sign/:token', element: <SigningPage /> },
   { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
+  { path: 'helpdesk/*', element: <HelpdeskPage />, nav: { to: '/helpdesk', label: 'Helpdesk', icon: '✉', order: 20 } },
+  { path: 'notifications', element: <NotificationsPage />, nav: { to: '/notifications', label: 'Notifications', icon: '🔔', order: 80 } },
   { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
 ];

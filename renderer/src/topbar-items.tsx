@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { NotificationBell } from './pages/notifications/NotificationBell';
 
 /** Widgets shown in the top bar (e.g. the notification bell); areas add theirs here. */
-export const topBarItems: ComponentType[] = [];
+export const topBarItems: ComponentType[] = [NotificationBell];

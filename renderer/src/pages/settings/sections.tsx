@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { MembersSection } from './MembersSection';
+import { WebhooksSection } from '../webhooks/WebhooksSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -13,4 +14,5 @@ export interface SettingsSection {
 export const settingsSections: SettingsSection[] = [
   { path: 'api-keys', label: 'API keys', element: <ApiKeysSection />, order: 10 },
   { path: 'members', label: 'Members', element: <MembersSection />, order: 20 },
+  { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
 ];
