@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { P12Signer } from '@signpdf/signer-p12';
-import signpdf from '@signpdf/signpdf';
+import { SignPdf } from '@signpdf/signpdf';
 import { toPkcs12 } from './certificate.js';
 
 export interface SealInput {
@@ -128,5 +128,5 @@ export async function buildSealedPdf(input: SealInput): Promise<Buffer> {
   });
   const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
   const { p12, passphrase } = toPkcs12(input.certificate.certPem, input.certificate.keyPem);
-  return signpdf.sign(unsigned, new P12Signer(p12, { passphrase }), input.completedAt);
+  return new SignPdf().sign(unsigned, new P12Signer(p12, { passphrase }), input.completedAt);
 }

@@ -1,0 +1,85 @@
+import { PDFDocument } from 'pdf-lib';
+import { test, expect, screenshot } from './fixtures.js';
+import { makePdf } from '../fixtures/pdf.js';
+
+test('upload → folder and reorder → request → place fields → send → sign in person → completed → download', async ({ signedIn: { page, client } }) => {
+  await page.getByRole('link', { name: 'Documents' }).click();
+  await expect(page.getByRole('heading', { name: 'Documents', exact: true })).toBeVisible();
+
+  // A coloured folder, two uploads into it, then a drag to reorder.
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Name').fill('Contracts');
+  await page.getByLabel('Icon').selectOption('contract');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('navigation', { name: 'Folders' }).getByText('Contracts')).toBeVisible();
+  await page.getByTestId('upload-input').setInputFiles([
+    { name: 'Services agreement.pdf', mimeType: 'application/pdf', buffer: await makePdf(2) },
+    { name: 'Annex.pdf', mimeType: 'application/pdf', buffer: await makePdf(1) },
+  ]);
+  const items = page.getByTestId('doc-item');
+  await expect(items).toHaveCount(2);
+  await expect(items.first()).toContainText('Annex.pdf');
+  await items.nth(1).dragTo(items.first());
+  await expect(items.first()).toContainText('Services agreement.pdf');
+  const folders = await client.get('/api/documents/folders');
+  const listed = await client.get(`/api/documents?folderId=${folders.body[0].id}`);
+  expect(listed.body.map((d: { name: string }) => d.name)).toEqual(['Services agreement.pdf', 'Annex.pdf']);
+  await screenshot(page, 'documents');
+
+  // Preview with pdf.js.
+  await items.first().getByRole('button', { name: 'Preview' }).click();
+  await expect(page.getByRole('dialog').locator('canvas')).toHaveCount(2);
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+  // Request signatures: add a signer, drag a signature field onto page 1, send.
+  await items.first().getByRole('button', { name: 'Request signatures' }).click();
+  await expect(page.getByText('Send for signature')).toBeVisible();
+  await page.getByLabel('Name').fill('Grace Hopper');
+  await page.getByLabel('E-mail').fill('grace@example.com');
+  await page.getByRole('button', { name: 'Add signer' }).click();
+  await expect(page.getByRole('button', { name: /^1\. Grace Hopper/ })).toBeVisible();
+  const page1 = page.getByTestId('page-drop-1');
+  await expect(page1).toBeVisible();
+  await page.getByTestId('palette-signature').dragTo(page1, { targetPosition: { x: 200, y: 700 } });
+  await expect(page.getByTestId('field-box')).toHaveCount(1);
+  await page.getByTestId('palette-date').click();
+  await page1.click({ position: { x: 450, y: 700 } });
+  await expect(page.getByTestId('field-box')).toHaveCount(2);
+  await screenshot(page, 'request-editor');
+  await page.getByRole('button', { name: 'Send for signature' }).click();
+  await expect(page.getByText('Audit trail')).toBeVisible();
+  await expect(page.getByText('No mail server is configured')).toBeVisible();
+  await screenshot(page, 'request-sent');
+
+  // Sign in person with a drawn signature.
+  await page.getByRole('button', { name: 'Sign in person' }).click();
+  await expect(page.getByText('Signing in person on this device')).toBeVisible();
+  await page.getByRole('button', { name: /Signature \(required\)/ }).click();
+  const pad = page.getByTestId('signature-pad');
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 100);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 100 + (i % 2 ? -40 : 30));
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByRole('img', { name: 'Signature' })).toBeVisible();
+  await screenshot(page, 'sign-in-person');
+  await page.getByRole('button', { name: 'Finish signing' }).click();
+  await expect(page.getByText('Everyone has signed.')).toBeVisible();
+
+  // Back to the request: completed, chain intact, sealed PDF downloads.
+  await page.getByRole('link', { name: 'Back to the request' }).click();
+  await expect(page.getByText('completed', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText(/Hash chain intact/)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download signed PDF' }).click()]);
+  expect(download.suggestedFilename()).toBe('Services agreement (signed).pdf');
+  const path = await download.path();
+  const fs = await import('node:fs');
+  const pdf = await PDFDocument.load(fs.readFileSync(path));
+  expect(pdf.getPageCount()).toBe(3);
+  await screenshot(page, 'request-completed');
+
+  await page.getByRole('tab', { name: 'Signature requests' }).click();
+  await expect(page.getByRole('row', { name: /Services agreement/ })).toContainText('completed');
+  await screenshot(page, 'requests-list');
+});
