@@ -15,7 +15,18 @@ const ISO_CODES = new Set(Intl.supportedValuesOf('currency'));
 const CUSTOM = /^([A-Z][A-Z0-9]{1,9})\/(\d{1,2})$/;
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
+const cache = new Map<string, Currency | null>();
+
 export function parseCurrency(code: string): Currency | null {
+  let cur = cache.get(code);
+  if (cur === undefined) {
+    cur = readCurrency(code);
+    if (cache.size < 1000) cache.set(code, cur);
+  }
+  return cur;
+}
+
+function readCurrency(code: string): Currency | null {
   if (ISO_CODES.has(code)) {
     const scale = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
     return { code, scale };

@@ -72,6 +72,7 @@ class PostCommand implements fc.Command<Model, Real> {
   constructor(readonly input: PostInput) {}
   check = () => true;
   run(m: Model, r: Real) {
+    m.lastBatch = undefined; // a batch is replayed only as the very next request
     const serialized = JSON.stringify(this.input);
     const earlier = this.input.idempotencyKey ? m.keys.get(this.input.idempotencyKey) : undefined;
     if (earlier && earlier.input !== serialized) {
@@ -100,6 +101,7 @@ class DecideCommand implements fc.Command<Model, Real> {
   ) {}
   check = (m: Readonly<Model>) => m.events.length > 0;
   run(m: Model, r: Real) {
+    m.lastBatch = undefined;
     const ev = m.events[this.pick % m.events.length];
     const act = () => (this.approve ? approveEvent(r.ctx, r.entityId, ev.id, r.userId) : rejectEvent(r.ctx, r.entityId, ev.id, r.userId, 'no'));
     if (ev.status !== 'pending_approval') {
@@ -144,7 +146,7 @@ class ReclassifyCommand implements fc.Command<Model, Real> {
   toString = () => `reclassify(${this.picks.join(',')} → ${this.newEventType})`;
 }
 
-/** Replaying the last keyed post, or the last batch, changes nothing. */
+/** Replaying the last keyed post (at any later time), or the batch just run, changes nothing. */
 class ReplayCommand implements fc.Command<Model, Real> {
   check = (m: Readonly<Model>) => Boolean(m.lastPost?.input.idempotencyKey || m.lastBatch);
   run(m: Model, r: Real) {
