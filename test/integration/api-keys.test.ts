@@ -116,6 +116,66 @@ describe('entity scope rules', () => {
   });
 });
 
+describe('entityId sources per route (Q / QB / QBH)', () => {
+  it('Q routes read entityId from the query only (API key); sessions may also use x-entity-id', async () => {
+    const a = await server.signup();
+    const key = await server.apiKeyClient(a, ['read:documents', 'write:documents', 'read:helpdesk']);
+    const headerOnly = await key.get('/api/documents/folders', { headers: { 'x-entity-id': a.entityId } });
+    expect(headerOnly.status).toBe(400);
+    expect(headerOnly.body).toEqual({ error: 'entityId required' });
+    expect((await key.get(`/api/documents/folders?entityId=${a.entityId}`)).status).toBe(200);
+    const bodyOnly = await key.post('/api/documents/signature-requests', { entityId: a.entityId, documentId: crypto.randomUUID(), title: 'x' });
+    expect(bodyOnly.status).toBe(400);
+    expect(bodyOnly.body).toEqual({ error: 'entityId required' });
+    // Section 5.3: a browser session names its entity with x-entity-id.
+    expect((await a.get('/api/documents/folders')).status).toBe(200);
+  });
+
+  it('QB routes also take the JSON body, but not the header (API key)', async () => {
+    const a = await server.signup();
+    const key = await server.apiKeyClient(a, ['write:documents']);
+    const viaBody = await key.post('/api/documents/folders', { entityId: a.entityId, name: 'Contracts' });
+    expect(viaBody.status).toBe(201);
+    const viaHeader = await key.post('/api/documents/folders', { name: 'Contracts 2' }, { headers: { 'x-entity-id': a.entityId } });
+    expect(viaHeader.status).toBe(400);
+    expect(viaHeader.body).toEqual({ error: 'entityId required' });
+  });
+
+  it('QBH routes take query, body or header', async () => {
+    const a = await server.signup();
+    const key = await server.apiKeyClient(a, ['read:helpdesk', 'write:helpdesk']);
+    expect((await key.get('/api/helpdesk/tickets', { headers: { 'x-entity-id': a.entityId } })).status).toBe(200);
+    expect((await key.get(`/api/helpdesk/tickets?entityId=${a.entityId}`)).status).toBe(200);
+    expect((await key.post('/api/helpdesk/tickets', { entityId: a.entityId, subject: 'Printer on fire' })).status).toBe(201);
+  });
+
+  it('an API key needs the route’s scope (403), whatever else it has', async () => {
+    const a = await server.signup();
+    const reader = await server.apiKeyClient(a, ['read:documents']);
+    const write = await reader.post(`/api/documents/folders?entityId=${a.entityId}`, { name: 'Nope' });
+    expect(write.status).toBe(403);
+    expect(write.body.error).toMatch(/write:documents/);
+    const other = await reader.get(`/api/helpdesk/tickets?entityId=${a.entityId}`);
+    expect(other.status).toBe(403);
+    expect(other.body.error).toMatch(/read:helpdesk/);
+    const b = await server.signup();
+    const foreign = await reader.get(`/api/documents/folders?entityId=${b.entityId}`);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toEqual({ error: 'API key is not valid for this entity' });
+  });
+
+  it('a session member without the permission gets 403', async () => {
+    const owner = await server.signup();
+    const viewer = await server.signup();
+    await owner.post(`/api/entities/${owner.entityId}/members`, { email: viewer.email, role: 'viewer' });
+    const asViewer = makeClient(server.url, { cookie: viewer.cookie, origin: server.url, 'x-entity-id': owner.entityId });
+    expect((await asViewer.get('/api/documents/folders')).status).toBe(200);
+    const denied = await asViewer.post('/api/documents/folders', { name: 'x' });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toMatch(/DOCUMENTS.EDIT/);
+  });
+});
+
 describe('localhost safety', () => {
   it('rejects a Host that is not a loopback name (DNS rebinding)', async () => {
     const { request } = await import('node:http');
