@@ -17,10 +17,10 @@ export interface AreaRoute {
 }
 
 export const areaRoutes: AreaRoute[] = [
-  { path: 'documents/*', element: <DocumentsPage />, nav: { to: '/documents', label: 'Documents', icon: '📄', order: 10 } },
+  { path: 'documents/*', element: <DocumentsPage />, nav: { to: '/documents', label: 'Documents', icon: '✎', order: 10 } },
   { path: 'sign/:token', element: <SigningPage /> },
   { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
   { path: 'helpdesk/*', element: <HelpdeskPage />, nav: { to: '/helpdesk', label: 'Helpdesk', icon: '✉', order: 20 } },
-  { path: 'notifications', element: <NotificationsPage />, nav: { to: '/notifications', label: 'Notifications', icon: '🔔', order: 80 } },
+  { path: 'notifications', element: <NotificationsPage />, nav: { to: '/notifications', label: 'Notifications', icon: '⚑', order: 80 } },
   { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
 ];

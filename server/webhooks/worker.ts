@@ -47,6 +47,8 @@ function recordAttempt(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow
   const now = nowIso(ctx);
   ctx.db.transaction((txx) => {
     const tx = txx as unknown as Db;
+    // The subscription (and with it the delivery) may have been deleted while the request was out.
+    if (!tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)).get()) return;
     const attempt = delivery.attemptCount + 1;
     tx.insert(webhookAttempts)
       .values({ id: ctx.ids.next(), entityId: delivery.entityId, deliveryId: delivery.id, attempt, trigger, startedAt, durationMs: result.durationMs, statusCode: result.statusCode, success: ok, error: result.error, responseExcerpt: result.responseExcerpt })

@@ -51,6 +51,18 @@ describe('creating tickets', () => {
     expect(seqs[2]).toBe(seqs[1] + 1);
   });
 
+  it('mints numbers from a different node on another installation, so offline devices never collide', async () => {
+    const elsewhere = await startTestServer();
+    try {
+      const there = await elsewhere.signup();
+      const a = (await create(owner, { subject: 'here' })).body.ticketNumber as string;
+      const b = (await there.post(T, { subject: 'there' })).body.ticketNumber as string;
+      expect(a.split('-')[0]).not.toBe(b.split('-')[0]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it.each([
     [{}, 'subject: is required'],
     [{ subject: '   ' }, 'subject: must not be empty'],
@@ -362,5 +374,18 @@ describe('categories', () => {
     expect((await owner.patch(`${C}/${theirs.id}`, { name: 'Mine' })).status).toBe(404);
     expect((await owner.delete(`${C}/${theirs.id}`)).status).toBe(404);
     expect((await owner.get(C)).body.map((x: any) => x.id)).not.toContain(theirs.id);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the helpdesk routes and the decisions the contract left open', async () => {
+    const doc = (await server.anon.get('/api/openapi.json')).body;
+    for (const [path, method] of [[T, 'get'], [T, 'post'], [`${T}/{ticketId}`, 'get'], [`${T}/{ticketId}`, 'patch'], [`${T}/{ticketId}/messages`, 'post'], ['/api/helpdesk/categories', 'post']]) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    const text = JSON.stringify(doc);
+    expect(text).toContain('Lifecycle modelled on Zammad');
+    expect(text).toContain('x-next-cursor');
+    expect(doc.components.schemas.Ticket).toBeDefined();
   });
 });

@@ -221,3 +221,15 @@ describe('live stream (SSE)', () => {
     expect(events[1].data).toMatchObject({ title: 'to a member', entityId: o.entityId });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the notification routes, the stream and the record', async () => {
+    const doc = (await server.anon.get('/api/openapi.json')).body;
+    expect(doc.paths['/api/notifications'].get).toBeDefined();
+    expect(doc.paths['/api/notifications'].post).toBeDefined();
+    expect(doc.paths['/api/notifications/{notificationId}/read'].post).toBeDefined();
+    expect(doc.paths['/api/notifications/read-all'].post).toBeDefined();
+    expect(doc.paths['/api/notifications/stream'].get.responses['200'].content['text/event-stream']).toBeDefined();
+    expect(doc.components.schemas.Notification.required).toEqual(expect.arrayContaining(['userId', 'readAt', 'link']));
+  });
+});

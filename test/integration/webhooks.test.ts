@@ -89,6 +89,15 @@ describe('subscriptions', () => {
     await owner.delete(W, { subscriptionId: s.id });
   });
 
+  it('documents the routes and the delivery format in OpenAPI', async () => {
+    const doc = (await server.anon.get('/api/openapi.json')).body;
+    for (const m of ['get', 'post', 'put', 'delete']) expect(doc.paths[W][m]).toBeDefined();
+    expect(doc.paths[`${W}/{subscriptionId}/deliveries`].get).toBeDefined();
+    expect(doc.paths[`${W}/{subscriptionId}/deliveries/{deliveryId}/retry`].post).toBeDefined();
+    expect(doc.paths[W].post.description).toContain('webhook-signature: v1,');
+    expect(doc.paths[W].post.description).toContain("Svix's schedule");
+  });
+
   it('publishes the event catalogue', async () => {
     const res = await owner.get(`${W}/event-types`);
     expect(res.status).toBe(200);
@@ -295,5 +304,22 @@ describe('delivery', () => {
     expect(statuses).toEqual(['failed', 'failed', 'failed']);
     const re = await o.put(W, { subscriptionId: sub.id, enabled: true });
     expect(re.body).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+  });
+});
+
+describe('retention', () => {
+  it('drops finished deliveries after 90 days, keeping those still pending', async () => {
+    const o = await server.signup();
+    const sub = (await o.post(W, { url: receiver.url, events: ['ticket.created'] })).body;
+    await o.post('/api/helpdesk/tickets', { subject: 'old news' });
+    await pump();
+    const count = () => (server.ctx.sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = ?').get(sub.id) as { n: number }).n;
+    expect(count()).toBe(1);
+    clock.advance(89 * 86_400_000);
+    await pump();
+    expect(count()).toBe(1);
+    clock.advance(2 * 86_400_000);
+    await pump();
+    expect(count()).toBe(0);
   });
 });

@@ -57,7 +57,10 @@ export function NotificationBell() {
   return (
     <div className="nt-bell" ref={panel}>
       <button type="button" className="icon-btn nt-bell-btn" aria-label={`Notifications, ${unread} unread`} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        <span aria-hidden>🔔</span>
+        <svg aria-hidden width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
         {unread > 0 && (
           <span className="nt-count" data-testid="unread-count">
             {unread > 99 ? '99+' : unread}

@@ -38,7 +38,7 @@ export function NotificationsPage() {
         <Spinner />
       ) : !list.data?.length ? (
         <Card>
-          <EmptyState title={filter === 'unread' ? 'Nothing unread' : 'No notifications yet'} icon="🔔">
+          <EmptyState title={filter === 'unread' ? 'Nothing unread' : 'No notifications yet'} icon="⚑">
             You will be told here when a ticket is assigned to you, a customer replies, or a webhook endpoint is disabled.
           </EmptyState>
         </Card>
