@@ -71,13 +71,21 @@ async function appendCertificatePage(pdf: PDFDocument, input: SealInput) {
   let y = 790;
   const line = (text: string, opts: { size?: number; f?: PDFFont; indent?: number; color?: [number, number, number] } = {}) => {
     const size = opts.size ?? 9;
-    if (y < 60) {
-      page = pdf.addPage([595.28, 841.89]);
-      y = 790;
-    }
     const f = opts.f ?? font;
-    page.drawText(drawable(f, text), { x: 50 + (opts.indent ?? 0), y, size, font: f, color: rgb(...(opts.color ?? [0.1, 0.1, 0.15])), maxWidth: 495 });
-    y -= size + 5;
+    const width = 495 - (opts.indent ?? 0);
+    // Long values (hashes, user agents) wrap onto as many lines as they need.
+    let rest = drawable(f, text);
+    while (rest.length > 0) {
+      let n = rest.length;
+      while (n > 1 && f.widthOfTextAtSize(rest.slice(0, n), size) > width) n--;
+      if (y < 60) {
+        page = pdf.addPage([595.28, 841.89]);
+        y = 790;
+      }
+      page.drawText(rest.slice(0, n), { x: 50 + (opts.indent ?? 0), y, size, font: f, color: rgb(...(opts.color ?? [0.1, 0.1, 0.15])) });
+      y -= size + 5;
+      rest = rest.slice(n);
+    }
   };
   line('Certificate of completion', { size: 18, f: bold });
   y -= 6;
@@ -95,7 +103,7 @@ async function appendCertificatePage(pdf: PDFDocument, input: SealInput) {
     if (s.viewedAt) line(`Viewed: ${s.viewedAt}`, { indent: 12 });
     if (s.signedAt) line(`Signed: ${s.signedAt}`, { indent: 12 });
     if (s.signedIp) line(`IP address: ${s.signedIp}`, { indent: 12 });
-    if (s.signedUserAgent) line(`User agent: ${s.signedUserAgent.slice(0, 110)}`, { indent: 12 });
+    if (s.signedUserAgent) line(`User agent: ${s.signedUserAgent.slice(0, 300)}`, { indent: 12 });
   }
   y -= 8;
   line('Integrity', { size: 12, f: bold });

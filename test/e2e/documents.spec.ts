@@ -66,6 +66,9 @@ test('upload → folder and reorder → request → place fields → send → si
   await screenshot(page, 'sign-in-person');
   await page.getByRole('button', { name: 'Finish signing' }).click();
   await expect(page.getByText('Everyone has signed.')).toBeVisible();
+  // The signer now sees the sealed PDF: stamped fields plus the certificate page.
+  await expect(page.locator('.pdf-page[data-rendered]')).toHaveCount(3);
+  await screenshot(page, 'signed-document');
 
   // Back to the request: completed, chain intact, sealed PDF downloads.
   await page.getByRole('link', { name: 'Back to the request' }).click();

@@ -39,7 +39,7 @@ export function DocumentList({ documents, onOpen, onReorder, onRequest }: { docu
           }}
           onDragEnd={() => setDragging(null)}
         >
-          <span aria-hidden>📄</span>
+          <span aria-hidden className="muted">▤</span>
           <div className="grow">
             <div className="doc-name">{d.name}</div>
             <div className="muted">

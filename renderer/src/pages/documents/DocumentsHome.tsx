@@ -82,7 +82,7 @@ export function DocumentsHome() {
         {docs.data === undefined ? (
           <Spinner />
         ) : docs.data.length === 0 ? (
-          <EmptyState title="No documents yet" icon="📄">
+          <EmptyState title="No documents yet" icon="▤">
             Upload a PDF to store it here and send it for signature.
           </EmptyState>
         ) : (

@@ -15,7 +15,7 @@ function Branch({ folders, parentId, selected, onSelect }: Props & { parentId: s
         <li key={f.id}>
           <button className={`folder-row ${selected === f.id ? 'active' : ''}`} onClick={() => onSelect(f.id)} title={f.description || f.name}>
             <span className="folder-swatch" style={{ background: f.color }} aria-hidden />
-            <span aria-hidden>{FOLDER_ICONS[f.icon] ?? '📁'}</span>
+            <span aria-hidden>{FOLDER_ICONS[f.icon] ?? '▤'}</span>
             <span>{f.name}</span>
             {f.access === 'view' && <span className="muted">(view)</span>}
           </button>
@@ -31,7 +31,7 @@ export function FolderTree({ folders, selected, onSelect }: Props) {
   return (
     <nav aria-label="Folders">
       <button className={`folder-row ${selected === null ? 'active' : ''}`} onClick={() => onSelect(null)}>
-        <span aria-hidden>🗂</span> All documents
+        <span aria-hidden>◫</span> All documents
       </button>
       <Branch folders={folders} parentId={null} selected={selected} onSelect={onSelect} />
     </nav>

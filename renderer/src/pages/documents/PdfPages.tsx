@@ -34,6 +34,7 @@ export function usePdf(path: string) {
 function PdfPage({ doc, pageNumber, width, children }: { doc: PDFDocumentProxy; pageNumber: number; width: number; children?: ReactNode }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [height, setHeight] = useState(width * 1.294);
+  const [rendered, setRendered] = useState(false);
   useEffect(() => {
     let task: { cancel(): void; promise: Promise<void> } | null = null;
     let cancelled = false;
@@ -47,7 +48,7 @@ function PdfPage({ doc, pageNumber, width, children }: { doc: PDFDocumentProxy; 
       c.height = viewport.height;
       setHeight(base.height * scale);
       task = page.render({ canvas: c, viewport });
-      task.promise.catch(() => undefined);
+      task.promise.then(() => !cancelled && setRendered(true)).catch(() => undefined);
     });
     return () => {
       cancelled = true;
@@ -55,7 +56,7 @@ function PdfPage({ doc, pageNumber, width, children }: { doc: PDFDocumentProxy; 
     };
   }, [doc, pageNumber, width]);
   return (
-    <div className="pdf-page" style={{ width, height }} data-page={pageNumber}>
+    <div className="pdf-page" style={{ width, height }} data-page={pageNumber} data-rendered={rendered || undefined}>
       <canvas ref={canvas} style={{ width, height }} aria-label={`Page ${pageNumber}`} />
       <div className="pdf-overlay">{children}</div>
     </div>

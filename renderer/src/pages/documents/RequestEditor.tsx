@@ -108,7 +108,7 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
           <ErrorBanner error={addSigner.error ?? removeSigner.error} />
           <div className="stack">
             {request.signers.map((s) => (
-              <div key={s.id} className="row">
+              <div key={s.id} className="signer-line">
                 <button className={`signer-chip ${s.id === signerId ? 'selected' : ''}`} onClick={() => setActive(s.id)} aria-pressed={s.id === signerId}>
                   <span className="signer-dot" style={{ background: colorOf(s.id) }} aria-hidden />
                   <span>

@@ -24,7 +24,7 @@ export function RequestsList() {
       {!list.data ? (
         <Spinner />
       ) : list.data.length === 0 ? (
-        <EmptyState title="No signature requests" icon="✍">
+        <EmptyState title="No signature requests" icon="✎">
           Open a document and choose “Request signatures”.
         </EmptyState>
       ) : (

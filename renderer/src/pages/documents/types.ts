@@ -131,4 +131,5 @@ export const FIELD_SIZES: Record<FieldType, { width: number; height: number }> =
 
 export const SIGNER_COLORS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2'];
 
-export const FOLDER_ICONS: Record<string, string> = { folder: '📁', archive: '🗄', briefcase: '💼', contract: '📜', invoice: '🧾', receipt: '🧾', star: '⭐', lock: '🔒', users: '👥', inbox: '📥', tag: '🏷', heart: '❤' };
+/** Text glyphs (not emoji: they render without an emoji font, as in Chromium on Linux). */
+export const FOLDER_ICONS: Record<string, string> = { folder: '▤', archive: '▦', briefcase: '◼', contract: '✎', invoice: '☰', receipt: '☷', star: '★', lock: '◆', users: '☺', inbox: '⇩', tag: '⌗', heart: '♥' };
