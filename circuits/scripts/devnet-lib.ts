@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   concatHex,
   createPublicClient,
@@ -180,9 +181,9 @@ export async function deployAccountAbstraction(wallet: DevnetWallet, client: Pub
 async function startAlto(rpcUrl: string, entryPoint: Address): Promise<{ child: ChildProcess; bundlerUrl: string }> {
   const port = await freePort();
   const altoCli = path.join(repoRoot, 'node_modules', '@pimlico', 'alto', 'esm', 'cli', 'alto.js');
-  const preload = path.join(repoRoot, 'circuits', 'scripts', 'alto-loopback.cjs');
+  const preload = pathToFileURL(path.join(repoRoot, 'circuits', 'scripts', 'alto-loopback.mjs')).href;
   const args = [
-    '--require', preload, altoCli,
+    '--import', preload, altoCli,
     '--entrypoints', entryPoint,
     '--executor-private-keys', devKeys.altoExecutor,
     '--utility-private-key', devKeys.altoUtility,

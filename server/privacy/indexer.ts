@@ -58,7 +58,8 @@ export class PoolIndexer {
   }
 
   async sync(): Promise<{ toBlock: bigint; newCommitments: number }> {
-    const head = await this.client.getBlockNumber();
+    // No cache: viem may hold a block number from before the transaction we are waiting to see.
+    const head = await this.client.getBlockNumber({ cacheTime: 0 });
     const before = this.commitments.length;
     while (this.nextBlock <= head) {
       const toBlock = this.nextBlock + this.batchSize - 1n < head ? this.nextBlock + this.batchSize - 1n : head;

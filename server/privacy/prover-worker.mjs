@@ -1,14 +1,17 @@
-// JoinSplit prover worker (plain JS so it loads the same way under node, tsx, vitest and a
-// bundled app). It reads the wasm and zkey once and keeps them in memory; snarkjs caches the
-// BN254 curve (and its thread pool) on globalThis after the first proof, so later proofs skip
-// the file reads and the curve setup.
-import { parentPort, workerData } from 'node:worker_threads';
+// JoinSplit prover process (plain JS so it loads the same way under node, tsx, vitest and a
+// bundled app). It is a child process rather than a worker_thread because snarkjs proves on a
+// pool of threads that it can only spawn from a main thread (its `web-worker` dependency turns
+// into the worker-side shim inside a worker_thread, and single-threaded proving is ~2x slower).
+// It reads the wasm and zkey once and keeps them in memory; snarkjs caches the BN254 curve and
+// its threads on globalThis after the first proof, so later proofs skip file reads and setup.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as snarkjs from 'snarkjs';
 
-const wasm = readFileSync(workerData.wasmPath);
-const zkey = readFileSync(workerData.zkeyPath);
+const wasmPath = process.env.BUREAU_PROVER_WASM;
+const zkeyPath = process.env.BUREAU_PROVER_ZKEY;
+const wasm = readFileSync(wasmPath);
+const zkey = readFileSync(zkeyPath);
 
 async function prove(input) {
   const started = performance.now();
@@ -19,16 +22,19 @@ async function prove(input) {
   return { proof, publicSignals, witnessMs, proveMs: performance.now() - started - witnessMs };
 }
 
-parentPort.on('message', async (message) => {
-  if (message.type === 'close') {
-    await globalThis.curve_bn128?.terminate();
-    parentPort.close();
-    return;
-  }
+async function shutdown() {
+  await globalThis.curve_bn128?.terminate();
+  process.exit(0);
+}
+
+process.on('message', async (message) => {
+  if (message.type === 'close') return shutdown();
   try {
-    parentPort.postMessage({ id: message.id, ...(await prove(message.input)) });
+    process.send({ id: message.id, ...(await prove(message.input)) });
   } catch (err) {
-    parentPort.postMessage({ id: message.id, error: err instanceof Error ? err.message : String(err) });
+    process.send({ id: message.id, error: err instanceof Error ? err.message : String(err) });
   }
 });
-parentPort.postMessage({ type: 'ready' });
+// The parent went away (crash, kill): do not linger.
+process.on('disconnect', () => void shutdown());
+process.send({ type: 'ready' });

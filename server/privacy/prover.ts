@@ -1,7 +1,9 @@
-// On-device JoinSplit prover in a worker_thread: proving never blocks the event loop, the worker
-// stays warm between proofs, and a proof that exceeds the timeout terminates the worker (the next
-// proof starts a fresh one).
-import { Worker } from 'node:worker_threads';
+// On-device JoinSplit prover in a separate process (see prover-worker.mjs for why not a
+// worker_thread): proving never blocks the event loop and uses both cores, the process stays warm
+// between proofs, and a proof that exceeds the timeout kills it by pid (the next proof starts a
+// fresh one).
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { defaultCircuitArtifacts, type CircuitArtifacts } from './artifacts.js';
 import type { CircuitInput } from './circuit-inputs.js';
 import type { Groth16Proof } from './proof.js';
@@ -31,10 +33,10 @@ export interface ProverOptions {
   timeoutMs?: number;
 }
 
-const workerUrl = new URL('./prover-worker.mjs', import.meta.url);
+const workerPath = fileURLToPath(new URL('./prover-worker.mjs', import.meta.url));
 
 export class JoinSplitProver {
-  private worker: Worker | null = null;
+  private worker: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
@@ -44,6 +46,11 @@ export class JoinSplitProver {
   constructor(options: ProverOptions = {}) {
     this.artifacts = options.artifacts ?? defaultCircuitArtifacts();
     this.timeoutMs = options.timeoutMs ?? 120_000;
+  }
+
+  /** The worker's pid while one is running (tests check it is gone after a timeout). */
+  get pid(): number | undefined {
+    return this.worker?.pid;
   }
 
   /** Proves one witness input; calls are serialised (one proof at a time uses both cores). */
@@ -57,27 +64,33 @@ export class JoinSplitProver {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
-    if (!worker) return;
+    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.postMessage({ type: 'close' });
-    const timer = setTimeout(() => void worker.terminate(), 5000);
+    if (worker.connected) worker.send({ type: 'close' });
+    const timer = setTimeout(() => worker.kill('SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
   }
 
   private startWorker(): Promise<void> {
     if (this.ready) return this.ready;
-    const worker = new Worker(workerUrl, { workerData: this.artifacts });
+    const worker = fork(workerPath, [], {
+      env: { ...process.env, BUREAU_PROVER_WASM: this.artifacts.wasmPath, BUREAU_PROVER_ZKEY: this.artifacts.zkeyPath },
+      // Plain node: no loaders from the parent (tsx, vitest) are needed for the .mjs worker.
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (msg: WorkerReply) => {
         if (msg.type !== 'ready') return;
         worker.off('message', onMessage);
-        worker.off('error', reject);
+        worker.off('exit', onExit);
         resolve();
       };
+      const onExit = (code: number | null) => reject(new Error(`Prover worker exited during start (code ${code})`));
       worker.on('message', onMessage);
-      worker.once('error', reject);
+      worker.once('exit', onExit);
     });
     worker.once('exit', () => {
       if (this.worker === worker) {
@@ -89,16 +102,15 @@ export class JoinSplitProver {
     return this.ready;
   }
 
-  private discardWorker(worker: Worker): void {
+  private discardWorker(worker: ChildProcess): void {
     if (this.worker === worker) {
       this.worker = null;
       this.ready = null;
     }
-    void worker.terminate();
+    worker.kill('SIGKILL');
   }
 
   private async proveNow(input: CircuitInput, timeoutMs: number): Promise<ProofResult> {
-    const deadline = Date.now() + timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ProverTimeoutError()), timeoutMs);
@@ -114,31 +126,22 @@ export class JoinSplitProver {
           if (msg.error) reject(new Error(msg.error));
           else resolve(msg as ProofResult);
         };
-        const onError = (err: Error) => {
-          cleanup();
-          reject(err);
-        };
         const onExit = () => {
           cleanup();
           reject(new Error('Prover worker exited'));
         };
         const cleanup = () => {
           worker.off('message', onMessage);
-          worker.off('error', onError);
           worker.off('exit', onExit);
         };
         worker.on('message', onMessage);
-        worker.once('error', onError);
         worker.once('exit', onExit);
       });
-      worker.postMessage({ id, input });
+      worker.send({ id, input });
       return await Promise.race([result, timeout]);
     } catch (err) {
-      // On timeout the worker may still be busy: terminate it so the CPU is freed at once.
-      if (err instanceof ProverTimeoutError || Date.now() >= deadline) {
-        if (this.worker) this.discardWorker(this.worker);
-        throw new ProverTimeoutError();
-      }
+      // On timeout the worker may still be busy: kill it so the CPU is freed at once.
+      if (err instanceof ProverTimeoutError && this.worker) this.discardWorker(this.worker);
       throw err;
     } finally {
       clearTimeout(timer);

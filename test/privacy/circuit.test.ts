@@ -127,3 +127,33 @@ describe('JoinSplit circuit: witness generation fails for invalid transactions',
     await expect(witness(relabelled.input)).rejects.toThrow(/Assert Failed/);
   });
 });
+
+describe('prover worker', () => {
+  it('is terminated on timeout ("Prover timeout") and replaced by a fresh one', async () => {
+    const impatient = new JoinSplitProver({ timeoutMs: 1500 });
+    try {
+      const attempt = impatient.prove(validTransfer().input);
+      await new Promise((r) => setTimeout(r, 300));
+      const pid = impatient.pid;
+      expect(pid).toBeGreaterThan(0);
+      await expect(attempt).rejects.toThrow('Prover timeout');
+      await expect.poll(() => isAlive(pid!), { timeout: 5000 }).toBe(false);
+      // The next proof gets a new worker and succeeds with a sane timeout.
+      const js = validTransfer();
+      const { proof } = await impatient.prove(js.input, { timeoutMs: 120_000 });
+      expect(await verifyJoinSplitProof(flattenPublicSignals(js.publicSignals), proof)).toBe(true);
+      expect(impatient.pid).not.toBe(pid);
+    } finally {
+      await impatient.close();
+    }
+  }, 180_000);
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,7 @@
-// Preloaded into the Alto bundler (node --require): Alto always listens on 0.0.0.0 and has no
+// Preloaded into the Alto bundler (node --import): Alto always listens on 0.0.0.0 and has no
 // host option, so force every TCP listener in that process onto the loopback interface.
-const net = require('node:net');
+import net from 'node:net';
+
 const listen = net.Server.prototype.listen;
 net.Server.prototype.listen = function listenOnLoopback(...args) {
   if (args[0] !== null && typeof args[0] === 'object') {
