@@ -1,0 +1,70 @@
+// GET /api/privacy/balance, /notes and /history: read from the entity's notes and activity after
+// bringing the chain's index up to date.
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { requireChain, type ChainConfig } from './chains.js';
+import { loadEntityWallet } from './wallet-keys.js';
+import { syncChain } from './chain-sync.js';
+import { reservedNullifiers } from './spendable.js';
+import { tokenInfo } from './tokens.js';
+import { parseToken } from './amounts.js';
+import { presentActivity, type ActivityKind } from './activity.js';
+import { walletActivity, walletNotes } from './tables.js';
+import type { Address } from 'viem';
+
+/** Syncs before reading; a chain that cannot be reached still answers from what is stored. */
+async function freshen(ctx: Context, chain: ChainConfig): Promise<void> {
+  try {
+    await syncChain(ctx, chain);
+  } catch (err) {
+    ctx.log.warn({ chain: chain.name, err: (err as Error).message }, 'wallet sync failed; answering from stored notes');
+  }
+}
+
+export async function getShieldedBalance(ctx: Context, entityId: string, input: { chain?: string; token?: string }) {
+  loadEntityWallet(ctx, entityId);
+  const chain = requireChain(ctx, input.chain);
+  const only = input.token !== undefined ? parseToken(input.token) : null;
+  await freshen(ctx, chain);
+  const reserved = reservedNullifiers(ctx, entityId, chain.name);
+  const notes = ctx.db
+    .select()
+    .from(walletNotes)
+    .where(and(eq(walletNotes.entityId, entityId), eq(walletNotes.chain, chain.name), isNull(walletNotes.spentAt), only ? eq(walletNotes.token, only) : undefined))
+    .all();
+  const tokens = new Set<string>([...(only ? [only] : ['0x0000000000000000000000000000000000000000', ...chain.tokens.map((t) => t.address)]), ...notes.map((n) => n.token)]);
+  const balances = await Promise.all(
+    [...tokens].map(async (token) => {
+      const mine = notes.filter((n) => n.token === token);
+      const free = mine.filter((n) => !reserved.has(n.nullifier.toLowerCase()));
+      const sum = (list: typeof mine) => list.reduce((s, n) => s + BigInt(n.amount), 0n);
+      const info = await tokenInfo(chain, token as Address).catch(() => ({ symbol: null, decimals: null }));
+      return { token, symbol: info.symbol, decimals: info.decimals, amount: sum(free).toString(), notes: free.length, pending: (sum(mine) - sum(free)).toString() };
+    }),
+  );
+  return { chain: chain.name, balances };
+}
+
+export async function listShieldedNotes(ctx: Context, entityId: string, input: { chain?: string; token?: string; includeSpent: 'true' | 'false' }) {
+  loadEntityWallet(ctx, entityId);
+  const chain = requireChain(ctx, input.chain);
+  const token = input.token !== undefined ? parseToken(input.token) : null;
+  await freshen(ctx, chain);
+  const filters: (SQL | undefined)[] = [eq(walletNotes.entityId, entityId), eq(walletNotes.chain, chain.name), token ? eq(walletNotes.token, token) : undefined, input.includeSpent === 'true' ? undefined : isNull(walletNotes.spentAt)];
+  const rows = ctx.db.select().from(walletNotes).where(and(...filters)).orderBy(desc(walletNotes.leafIndex)).all();
+  return {
+    notes: rows.map((n) => ({ id: n.id, chain: n.chain, token: n.token, amount: n.amount, commitment: n.commitment, leafIndex: n.leafIndex, txHash: n.txHash, spent: n.spentAt !== null, createdAt: n.createdAt })),
+  };
+}
+
+export function listShieldedHistory(ctx: Context, entityId: string, input: { chain?: string; kind?: ActivityKind; limit: number }) {
+  loadEntityWallet(ctx, entityId);
+  const rows = ctx.db
+    .select()
+    .from(walletActivity)
+    .where(and(eq(walletActivity.entityId, entityId), input.chain ? eq(walletActivity.chain, input.chain) : undefined, input.kind ? eq(walletActivity.kind, input.kind) : undefined))
+    .orderBy(desc(walletActivity.createdAt), desc(walletActivity.id))
+    .limit(input.limit)
+    .all();
+  return { items: rows.map(presentActivity) };
+}

@@ -1,0 +1,63 @@
+// The failures of the shielded flows, with the texts of the API contract (spec section 7).
+// Statuses the contract leaves open are chosen here and documented in the OpenAPI document.
+import { BadGatewayError, BadRequestError, ConflictError, HttpError } from '../http/errors.js';
+
+export class PrivacyNotInitializedError extends BadRequestError {
+  constructor() {
+    super('Privacy not initialized');
+  }
+}
+
+export class InvalidAmountError extends BadRequestError {
+  constructor() {
+    super('Valid amount required');
+  }
+}
+
+/** The bundler could not be reached (network error, timeout, no JSON-RPC answer). */
+export class BundlerSubmissionFailedError extends BadGatewayError {
+  constructor(reason?: string) {
+    super('Bundler submission failed', reason ? { reason } : undefined);
+  }
+}
+
+/** The bundler answered and refused: gas estimation failed or the paymaster is exhausted. */
+export class BundlerRejectionError extends BadGatewayError {
+  constructor(reason: string) {
+    super('Bundler rejection', { reason });
+  }
+}
+
+export class InsufficientBalanceError extends BadRequestError {
+  constructor(available: bigint, requested: bigint) {
+    super('Insufficient shielded balance', { available: available.toString(), requested: requested.toString() });
+  }
+}
+
+export class InvalidRootError extends ConflictError {
+  constructor() {
+    super('Invalid Merkle root', { hint: 'More than 100 insertions happened since the proof was built; prove again with a fresh root' });
+  }
+}
+
+export class SpentNullifierError extends ConflictError {
+  constructor(nullifiers: string[]) {
+    super('Spent nullifier', { nullifiers });
+  }
+}
+
+export class ProverTimeoutError extends HttpError {
+  constructor(timeoutMs: number) {
+    super(504, 'Prover timeout', { timeoutMs });
+  }
+}
+
+export const WALLET_ERROR_DOCS = {
+  insufficient: 'Insufficient shielded balance (400): not enough unspent notes of the token',
+  proverTimeout: 'Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated',
+  bundlerDown: 'Bundler submission failed (502): the bundler could not be reached',
+  bundlerRejected: 'Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler\'s reason',
+  notConfigured: 'Wallet infrastructure not configured (503): the chain has no valid configuration',
+  invalidRoot: 'Invalid Merkle root (409): more than 100 insertions since the proof; prove again',
+  spentNullifier: 'Spent nullifier (409): a nullifier of the bundle is already spent (double spend)',
+} as const;

@@ -1,0 +1,91 @@
+// POST /api/privacy/initialize and GET /api/privacy/status.
+import type { Context } from '../context.js';
+import { chainRegistry, DEFAULT_CHAIN, publicChainView, type ChainConfig } from './chains.js';
+import { findIdentity, initializeKeys, loadEntityWallet } from './wallet-keys.js';
+import { entityAccount, knownAccountAddress, relayerAccount } from './accounts.js';
+import { peekChainState } from './chain-sync.js';
+import { walletRelayers } from './tables.js';
+import { eq } from 'drizzle-orm';
+
+/** Creates the entity's keys (idempotent) and its smart-account address on every configured chain. */
+export async function initializePrivacy(ctx: Context, entityId: string) {
+  const identity = initializeKeys(ctx, entityId);
+  const wallet = loadEntityWallet(ctx, entityId);
+  const accounts = await Promise.all(
+    [...chainRegistry(ctx).chains.values()].map(async (chain) => ({ chain: chain.name, address: await accountAddressOrNull(ctx, chain, () => entityAccount(ctx, chain, wallet)) })),
+  );
+  return {
+    success: true as const,
+    initialized: true as const,
+    created: identity.created,
+    shieldedAddress: identity.shieldedAddress,
+    ownerAddress: identity.ownerAddress,
+    accountAddress: accounts.find((a) => a.chain === DEFAULT_CHAIN)?.address ?? null,
+    accounts,
+  };
+}
+
+/** The address, or null when the chain's RPC cannot be reached right now (the address is computed again later). */
+async function accountAddressOrNull(ctx: Context, chain: ChainConfig, load: () => Promise<{ address: string }>): Promise<string | null> {
+  try {
+    return (await load()).address;
+  } catch (err) {
+    ctx.log.warn({ chain: chain.name, err: (err as Error).message.split('\n')[0] }, 'smart-account address not available');
+    return null;
+  }
+}
+
+export async function getPrivacyStatus(ctx: Context, entityId: string) {
+  const identity = findIdentity(ctx, entityId);
+  const registry = chainRegistry(ctx);
+  const configured = await Promise.all(
+    [...registry.chains.values()].map(async (chain) => {
+      const state = peekChainState(ctx, chain.name);
+      const relayerRow = ctx.db.select({ address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get();
+      const relayerAddress = relayerRow?.address ?? (await accountAddressOrNull(ctx, chain, () => relayerAccount(ctx, chain)));
+      return {
+        ...chainView(chain),
+        accountAddress: identity ? knownAccountAddress(ctx, entityId, chain.name) : null,
+        relayerAddress,
+        indexedBlock: state && state.indexer.height >= 0n ? state.indexer.height.toString() : null,
+        leaves: state ? state.indexer.commitments.length : null,
+        problem: state?.lastError ?? null,
+      };
+    }),
+  );
+  const broken = registry.problems.map((p) => ({ ...emptyChain(p.name), problem: p.problem }));
+  const chains = [...configured, ...broken];
+  if (!chains.some((c) => c.chain === DEFAULT_CHAIN)) chains.push(emptyChain(DEFAULT_CHAIN));
+  return {
+    initialized: identity !== null,
+    shieldedAddress: identity?.shieldedAddress ?? null,
+    ownerAddress: identity?.ownerAddress ?? null,
+    defaultChain: DEFAULT_CHAIN,
+    chains,
+  };
+}
+
+function chainView(chain: ChainConfig) {
+  const { name, ...view } = publicChainView(chain);
+  return { chain: name, configured: true, ...view };
+}
+
+function emptyChain(name: string) {
+  return {
+    chain: name,
+    configured: false,
+    chainId: null,
+    rpc: null,
+    bundler: null,
+    paymaster: null,
+    entryPoint: null,
+    pool: null,
+    nativeSymbol: null,
+    tokens: [],
+    accountAddress: null,
+    relayerAddress: null,
+    indexedBlock: null,
+    leaves: null,
+    problem: 'Wallet infrastructure not configured',
+  };
+}

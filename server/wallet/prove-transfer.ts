@@ -1,0 +1,78 @@
+// POST /api/privacy/prove-transfer: spend the entity's notes to a shielded address, proved on
+// this device. Returns the bundle the relay submits; nothing reaches the chain here.
+import type { Context } from '../context.js';
+import type { Db } from '../db/open.js';
+import { BadRequestError } from '../http/errors.js';
+import { decodeAddress, type ShieldedAddress } from '../privacy/address.js';
+import { planTransfer } from '../privacy/transaction.js';
+import { parseAmount, parseToken } from './amounts.js';
+import { requireChain } from './chains.js';
+import { loadEntityWallet } from './wallet-keys.js';
+import { relayerAccount } from './accounts.js';
+import { bundleDeadline, poolContext, proveTransaction, type ProvedTransaction } from './pool-tx.js';
+import { assertCoverable, spendableNotes } from './spendable.js';
+import { insertActivity } from './activity.js';
+
+export interface ProveTransferInput {
+  recipientAddress: string;
+  token?: string;
+  amount?: string;
+  chain?: string;
+}
+
+function parseRecipient(text: string): ShieldedAddress {
+  try {
+    return decodeAddress(text.trim());
+  } catch {
+    throw new BadRequestError('recipientAddress must be a shielded address (bzk1…)');
+  }
+}
+
+export async function proveTransfer(ctx: Context, entityId: string, input: ProveTransferInput) {
+  const wallet = loadEntityWallet(ctx, entityId);
+  const amount = parseAmount(input.amount);
+  const token = parseToken(input.token);
+  const to = parseRecipient(input.recipientAddress);
+  const chain = requireChain(ctx, input.chain);
+  const pool = await poolContext(ctx, chain);
+  const notes = spendableNotes(ctx, entityId, chain.name, token, wallet.keys);
+  assertCoverable(notes, amount);
+  const relayer = await relayerAccount(ctx, chain);
+  const plan = planTransfer({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx), notes, to, relayer: relayer.address });
+  const proved = await proveTransaction(ctx, plan);
+  const proofId = ctx.ids.next();
+  ctx.db.transaction((tx) =>
+    insertActivity(ctx, tx as unknown as Db, {
+      entityId,
+      chain: chain.name,
+      kind: 'sent',
+      status: 'proved',
+      token,
+      amount,
+      counterparty: input.recipientAddress.trim(),
+      proofId,
+      nullifiers: proved.nullifiers,
+      commitments: proved.commitments,
+    }),
+  );
+  return { success: true as const, proofId, ...bundleOf(proved), chain: chain.name };
+}
+
+/** The relay payload of a proved transaction: the spec's fields and the external data the proof binds. */
+export function bundleOf(proved: ProvedTransaction) {
+  const ext = proved.plan.extData;
+  return {
+    proof: proved.proofHex,
+    root: proved.root,
+    nullifierHashes: proved.nullifiers,
+    newCommitments: proved.commitments,
+    encryptedNotesRecipient: [...ext.encryptedNotesRecipient],
+    encryptedNotesSender: [...ext.encryptedNotesSender],
+    token: ext.token as string,
+    recipient: ext.recipient as string,
+    extAmount: ext.extAmount.toString(),
+    relayer: ext.relayer as string,
+    fee: ext.fee.toString(),
+    deadline: ext.deadline.toString(),
+  };
+}

@@ -1,0 +1,65 @@
+// The server's on-device prover: one warm JoinSplitProver per running server, bounded by
+// `proverTimeoutMs`. The worker is closed after a minute without proofs so an idle app does not
+// hold the proving key in memory (and a closing process is not kept alive by it).
+import fs from 'node:fs';
+import type { Context } from '../context.js';
+import { ServiceUnavailableError } from '../http/errors.js';
+import { defaultCircuitArtifacts } from '../privacy/artifacts.js';
+import { JoinSplitProver, ProverTimeoutError as LibProverTimeout } from '../privacy/prover.js';
+import { toSolidityProof, encodeProof, type SolidityProof } from '../privacy/proof.js';
+import type { CircuitInput } from '../privacy/circuit-inputs.js';
+import type { Hex } from 'viem';
+import { ProverTimeoutError } from './errors.js';
+
+const IDLE_CLOSE_MS = 60_000;
+
+interface ProverSlot {
+  prover: JoinSplitProver;
+  idle?: NodeJS.Timeout;
+}
+
+const slots = new WeakMap<Context, ProverSlot>();
+
+function slotFor(ctx: Context): ProverSlot {
+  let slot = slots.get(ctx);
+  if (!slot) {
+    const artifacts = defaultCircuitArtifacts();
+    if (!fs.existsSync(artifacts.wasmPath) || !fs.existsSync(artifacts.zkeyPath)) throw new ServiceUnavailableError('Circuit artifacts are missing (resources/zk)');
+    slot = { prover: new JoinSplitProver({ artifacts, timeoutMs: ctx.config.proverTimeoutMs }) };
+    slots.set(ctx, slot);
+  }
+  return slot;
+}
+
+export interface ProvedJoinSplit {
+  proof: SolidityProof;
+  proofHex: Hex;
+  ms: number;
+}
+
+/** Proves on this device in the worker; `Prover timeout` (504) when it takes longer than allowed. */
+export async function proveJoinSplit(ctx: Context, input: CircuitInput): Promise<ProvedJoinSplit> {
+  const slot = slotFor(ctx);
+  clearTimeout(slot.idle);
+  const started = performance.now();
+  try {
+    const result = await slot.prover.prove(input);
+    const proof = toSolidityProof(result.proof);
+    return { proof, proofHex: encodeProof(proof), ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    if (err instanceof LibProverTimeout) throw new ProverTimeoutError(ctx.config.proverTimeoutMs);
+    throw err;
+  } finally {
+    slot.idle = setTimeout(() => void slot.prover.close(), IDLE_CLOSE_MS);
+    slot.idle.unref();
+  }
+}
+
+/** Stops the prover worker (server shutdown, tests). */
+export async function closeProver(ctx: Context): Promise<void> {
+  const slot = slots.get(ctx);
+  if (!slot) return;
+  clearTimeout(slot.idle);
+  slots.delete(ctx);
+  await slot.prover.close();
+}

@@ -1,0 +1,102 @@
+// POST /api/relay/transfer: submits a proved bundle through this install's relayer account. The
+// relay sees only proof data and ciphertexts. Before spending gas it checks that the root is
+// still one of the pool's last 100 and that no nullifier is spent. A bundle is keyed on its
+// nullifiers: relaying it again answers with the first submission instead of a second one.
+import { and, eq } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { BadGatewayError, BadRequestError } from '../http/errors.js';
+import { decodeProof } from '../privacy/proof.js';
+import { encodeTransactCall, isKnownRoot, isNullifierSpent } from '../privacy/pool-client.js';
+import { requireChain, type ChainConfig } from './chains.js';
+import { publicClientFor } from './clients.js';
+import { relayerAccount } from './accounts.js';
+import { sendCalls } from './bundler.js';
+import { nullifierKey } from './activity.js';
+import { InvalidRootError, SpentNullifierError } from './errors.js';
+import { walletActivity, walletRelays } from './tables.js';
+import type { RelayPayload } from './schemas.js';
+
+export interface RelayResult {
+  success: true;
+  userOpHash: Hex;
+  replayed: boolean;
+}
+
+const inFlight = new WeakMap<Context, Map<string, Promise<RelayResult>>>();
+
+export async function relayTransfer(ctx: Context, payload: RelayPayload): Promise<RelayResult> {
+  const chain = requireChain(ctx, payload.chain);
+  const key = nullifierKey(payload.nullifierHashes);
+  const earlier = ctx.db.select().from(walletRelays).where(and(eq(walletRelays.chain, chain.name), eq(walletRelays.nullifierKey, key))).get();
+  if (earlier) return { success: true, userOpHash: earlier.userOpHash as Hex, replayed: true };
+  let perCtx = inFlight.get(ctx);
+  if (!perCtx) inFlight.set(ctx, (perCtx = new Map()));
+  const running = perCtx.get(`${chain.name}|${key}`);
+  if (running) return { ...(await running), replayed: true };
+  const submission = submitBundle(ctx, chain, payload, key);
+  perCtx.set(`${chain.name}|${key}`, submission);
+  try {
+    return await submission;
+  } finally {
+    perCtx.delete(`${chain.name}|${key}`);
+  }
+}
+
+async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayload, key: string): Promise<RelayResult> {
+  const extAmount = BigInt(payload.extAmount);
+  if (extAmount > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
+  if (BigInt(payload.deadline) < BigInt(Math.floor(ctx.clock.now().getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
+  if (new Set(payload.nullifierHashes.map((n) => n.toLowerCase())).size !== payload.nullifierHashes.length) throw new BadRequestError('nullifierHashes must differ');
+  await checkPoolState(chain, payload);
+
+  const data = encodeTransactCall({
+    proof: {
+      ...decodeProof(payload.proof as Hex),
+      root: BigInt(payload.root),
+      inputNullifiers: [BigInt(payload.nullifierHashes[0]), BigInt(payload.nullifierHashes[1])],
+      outputCommitments: [BigInt(payload.newCommitments[0]), BigInt(payload.newCommitments[1])],
+    },
+    extData: {
+      token: payload.token as Hex,
+      recipient: payload.recipient as Hex,
+      extAmount,
+      relayer: payload.relayer as Hex,
+      fee: BigInt(payload.fee),
+      deadline: BigInt(payload.deadline),
+      encryptedNotesRecipient: [payload.encryptedNotesRecipient[0] as Hex, payload.encryptedNotesRecipient[1] as Hex],
+      encryptedNotesSender: [payload.encryptedNotesSender[0] as Hex, payload.encryptedNotesSender[1] as Hex],
+    },
+  });
+  const account = await relayerAccount(ctx, chain);
+  const userOpHash = await sendCalls(chain, account, [{ to: chain.pool, data }]);
+  const now = nowIso(ctx);
+  ctx.db.transaction((tx) => {
+    tx.insert(walletRelays).values({ id: ctx.ids.next(), chain: chain.name, nullifierKey: key, userOpHash, createdAt: now }).onConflictDoNothing().run();
+    // When the bundle was proved on this install, its history row now shows the submission.
+    tx.update(walletActivity)
+      .set({ status: 'submitted', userOpHash, updatedAt: now })
+      .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
+      .run();
+  });
+  return { success: true, userOpHash, replayed: false };
+}
+
+/** The checks the pool would make, done first so a doomed bundle costs no gas. */
+async function checkPoolState(chain: ChainConfig, payload: RelayPayload): Promise<void> {
+  const client = publicClientFor(chain);
+  let known: boolean;
+  let spent: boolean[];
+  try {
+    [known, spent] = await Promise.all([
+      isKnownRoot(client, chain.pool, BigInt(payload.root)),
+      Promise.all(payload.nullifierHashes.map((n) => isNullifierSpent(client, chain.pool, BigInt(n)))),
+    ]);
+  } catch (err) {
+    throw new BadGatewayError('Chain RPC unreachable', { reason: (err as Error).message.split('\n')[0] });
+  }
+  if (!known) throw new InvalidRootError();
+  const spentOnes = payload.nullifierHashes.filter((_, i) => spent[i]);
+  if (spentOnes.length) throw new SpentNullifierError(spentOnes);
+}

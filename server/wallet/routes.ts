@@ -1,0 +1,99 @@
+import type { RouteDef } from '../http/route.js';
+import { route } from '../http/route.js';
+import { WALLET_ERROR_DOCS as E } from './errors.js';
+import * as s from './schemas.js';
+import { getPrivacyStatus, initializePrivacy } from './initialize.js';
+import { shieldFunds } from './shield.js';
+import { proveTransfer } from './prove-transfer.js';
+import { unshieldFunds } from './unshield.js';
+import { relayTransfer } from './relay.js';
+import { relayLimiter } from './rate-limit.js';
+import { getShieldedBalance, listShieldedHistory, listShieldedNotes } from './balances.js';
+
+const tags = ['Shielded transfers'];
+/** Session only: keys and proving stay with a signed-in member on this device; API keys get 403. */
+const privacy = { entity: 'QB', permission: 'PRIVACY.USE' } as const;
+const readPrivacy = { entity: 'QBH', permission: 'PRIVACY.USE' } as const;
+const NOT_INITIALIZED = 'Privacy not initialized';
+
+export const walletRoutes: RouteDef[] = [
+  route(
+    { method: 'post', path: '/api/privacy/initialize', summary: "Create the entity's shielded keys and smart account (idempotent)", tags, access: privacy, body: s.entityBody, response: s.initializeResponse },
+    ({ ctx, entityId }) => initializePrivacy(ctx, entityId),
+  ),
+  route(
+    { method: 'get', path: '/api/privacy/status', summary: 'Whether privacy is initialized, addresses, chain configuration (without secrets) and indexer height', tags, access: readPrivacy, query: s.chainQuery, response: s.statusResponse },
+    ({ ctx, entityId }) => getPrivacyStatus(ctx, entityId),
+  ),
+  route(
+    { method: 'get', path: '/api/privacy/balance', summary: 'Spendable shielded balance per token (unspent notes)', tags, access: readPrivacy, query: s.balanceQuery, response: s.balanceResponse, errors: { 400: NOT_INITIALIZED, 503: E.notConfigured } },
+    ({ ctx, entityId, query }) => getShieldedBalance(ctx, entityId, query),
+  ),
+  route(
+    { method: 'get', path: '/api/privacy/notes', summary: "The entity's shielded notes", tags, access: readPrivacy, query: s.notesQuery, response: s.notesResponse, errors: { 400: NOT_INITIALIZED, 503: E.notConfigured } },
+    ({ ctx, entityId, query }) => listShieldedNotes(ctx, entityId, query),
+  ),
+  route(
+    { method: 'get', path: '/api/privacy/history', summary: 'Shielded history: shielded, sent, received, unshielded (newest first)', tags, access: readPrivacy, query: s.historyQuery, response: s.historyResponse, errors: { 400: NOT_INITIALIZED } },
+    ({ ctx, entityId, query }) => listShieldedHistory(ctx, entityId, query),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/shield',
+      summary: "Deposit into the private ledger from the entity's smart account",
+      description: 'Proves the deposit on this device and submits a UserOperation (approve + transact for an ERC-20) to the chain\'s bundler.',
+      tags,
+      access: privacy,
+      body: s.shieldBody,
+      response: s.shieldResponse,
+      errors: { 400: 'entityId required · Privacy not initialized · Valid amount required', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    ({ ctx, entityId, body }) => shieldFunds(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/prove-transfer',
+      summary: 'Build a JoinSplit proof bundle for a private transfer (proved on this device)',
+      tags,
+      access: privacy,
+      body: s.proveTransferBody,
+      response: s.proveTransferResponse,
+      errors: { 400: `Privacy not initialized · Valid amount required · bad recipientAddress · ${E.insufficient}`, 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    ({ ctx, entityId, body }) => proveTransfer(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/unshield',
+      summary: 'Withdraw to a public address (proved here, submitted through the relay)',
+      tags,
+      access: privacy,
+      body: s.unshieldBody,
+      response: s.unshieldResponse,
+      errors: { 400: `Privacy not initialized · Valid amount required · ${E.insufficient}`, 409: `${E.invalidRoot} · ${E.spentNullifier}`, 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    ({ ctx, entityId, body }) => unshieldFunds(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/relay/transfer',
+      summary: 'Anonymous relay of a proved transfer bundle',
+      description:
+        'No authentication. Limited to 20 requests per minute per client IP (every request counts, valid or not). The relay sees only proof data and ciphertexts; a bundle is keyed on its nullifiers, so resubmitting it returns the first userOpHash (`replayed: true`).',
+      tags,
+      access: 'public',
+      // Invalid payloads must count against the rate limit too: the body is validated in the handler.
+      body: s.relayBody.catch(() => null as never),
+      response: s.relayResponse,
+      errors: { 409: `${E.invalidRoot} · ${E.spentNullifier}`, 429: 'Rate limited (Retry-After header)', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured },
+    },
+    ({ ctx, req, ip, body }) => {
+      relayLimiter(ctx).hit(ip);
+      return relayTransfer(ctx, body ?? s.relayBody.parse(req.body ?? {}));
+    },
+  ),
+];

@@ -1,0 +1,195 @@
+// Request and response schemas of the privacy and relay routes (spec section 4.4). Fields the
+// contract lists are named as it names them; additions are documented in `description`.
+import { z } from 'zod';
+import { ACTIVITY_KINDS, ACTIVITY_STATUSES } from './tables.js';
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'must be a 0x-prefixed hex string');
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex string');
+const addressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
+const uuid = z.uuid();
+const chainField = z.string().min(1).max(64).optional().meta({ description: 'Chain name; default `base-sepolia`' });
+const tokenField = z.string().optional().meta({ description: 'ERC-20 contract address; omitted or the zero address means native ETH' });
+/** Amount checks run in the use case so every invalid amount answers `Valid amount required`. */
+const amountField = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .meta({ description: 'Decimal string of base units (wei or token units), greater than zero', example: '1000000000000000' });
+
+export const entityBody = z.object({ entityId: uuid.optional() }).meta({ id: 'PrivacyInitializeBody' });
+
+export const chainAccountSchema = z.object({
+  chain: z.string(),
+  configured: z.boolean(),
+  chainId: z.number().nullable(),
+  rpc: z.string().nullable().meta({ description: 'Scheme and host only (paths and queries often carry API keys)' }),
+  bundler: z.string().nullable(),
+  paymaster: z.string().nullable(),
+  entryPoint: z.string().nullable(),
+  pool: z.string().nullable(),
+  nativeSymbol: z.string().nullable(),
+  tokens: z.array(z.object({ address: z.string(), symbol: z.string().nullable(), decimals: z.number().nullable() })),
+  accountAddress: z.string().nullable().meta({ description: "The entity's SimpleAccount (EntryPoint v0.8) on this chain" }),
+  relayerAddress: z.string().nullable().meta({ description: "This install's relayer account on this chain" }),
+  indexedBlock: z.string().nullable().meta({ description: 'Last block the local indexer has read' }),
+  leaves: z.number().nullable().meta({ description: 'Commitments in the local Merkle tree' }),
+  problem: z.string().nullable().meta({ description: 'Why a configured chain is unusable' }),
+});
+
+export const initializeResponse = z
+  .object({
+    success: z.literal(true),
+    initialized: z.literal(true),
+    created: z.boolean().meta({ description: 'false when privacy was already initialized (the call is idempotent)' }),
+    shieldedAddress: z.string().meta({ description: 'Receive address: `bzk1` + pubkey, viewing key and checksum' }),
+    ownerAddress: z.string().meta({ description: "Public address of the smart account's owner key (kept on this device)" }),
+    accountAddress: z.string().nullable().meta({ description: "The entity's smart-account address on the default chain, when configured" }),
+    accounts: z.array(z.object({ chain: z.string(), address: z.string().nullable() })),
+  })
+  .meta({ id: 'PrivacyInitializeResponse' });
+
+export const statusResponse = z
+  .object({
+    initialized: z.boolean(),
+    shieldedAddress: z.string().nullable(),
+    ownerAddress: z.string().nullable(),
+    defaultChain: z.string(),
+    chains: z.array(chainAccountSchema),
+  })
+  .meta({ id: 'PrivacyStatus' });
+
+export const chainQuery = z.object({ entityId: uuid.optional(), chain: chainField });
+export const balanceQuery = z.object({ entityId: uuid.optional(), chain: chainField, token: tokenField });
+
+export const balanceResponse = z
+  .object({
+    chain: z.string(),
+    balances: z.array(
+      z.object({
+        token: z.string(),
+        symbol: z.string().nullable(),
+        decimals: z.number().nullable(),
+        amount: z.string().meta({ description: 'Spendable: the sum of unspent notes, base units' }),
+        notes: z.number(),
+        pending: z.string().meta({ description: 'Notes committed to a submitted but unconfirmed spend' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ShieldedBalance' });
+
+export const activitySchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(ACTIVITY_KINDS),
+    status: z.enum(ACTIVITY_STATUSES),
+    chain: z.string(),
+    token: z.string(),
+    amount: z.string(),
+    counterparty: z.string().nullable(),
+    proofId: z.string().nullable(),
+    userOpHash: z.string().nullable(),
+    txHash: z.string().nullable(),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ShieldedActivity' });
+
+export const historyQuery = z.object({
+  entityId: uuid.optional(),
+  chain: z.string().min(1).max(64).optional().meta({ description: 'Only this chain (default: all chains)' }),
+  kind: z.enum(ACTIVITY_KINDS).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const historyResponse = z.object({ items: z.array(activitySchema) }).meta({ id: 'ShieldedHistory' });
+
+export const noteSchema = z
+  .object({
+    id: z.string(),
+    chain: z.string(),
+    token: z.string(),
+    amount: z.string(),
+    commitment: z.string(),
+    leafIndex: z.number(),
+    txHash: z.string(),
+    spent: z.boolean(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ShieldedNote' });
+export const notesQuery = z.object({ entityId: uuid.optional(), chain: chainField, token: tokenField, includeSpent: z.enum(['true', 'false']).default('false') });
+export const notesResponse = z.object({ notes: z.array(noteSchema) }).meta({ id: 'ShieldedNotes' });
+
+export const shieldBody = z.object({ entityId: uuid.optional(), token: tokenField, amount: amountField, chain: chainField }).meta({ id: 'ShieldBody' });
+export const shieldResponse = z
+  .object({ success: z.literal(true), userOpHash: hex32, noteCommitment: hex32, chain: z.string(), token: z.string(), amount: z.string() })
+  .meta({ id: 'ShieldResponse' });
+
+export const proveTransferBody = z
+  .object({
+    entityId: uuid.optional(),
+    recipientAddress: z.string().min(1).max(200).meta({ description: "Recipient's shielded address (`bzk1…`)" }),
+    token: tokenField,
+    amount: amountField,
+    chain: chainField,
+  })
+  .meta({ id: 'ProveTransferBody' });
+
+const extDataFields = {
+  token: addressString.meta({ description: 'Addition: token of the bundle (zero address = native ETH)' }),
+  recipient: addressString.meta({ description: 'Addition: public recipient (zero for a private transfer)' }),
+  extAmount: z.string().regex(/^-?[0-9]{1,39}$/).meta({ description: 'Addition: public amount, base units; 0 for a transfer, negative for a withdrawal' }),
+  relayer: addressString.meta({ description: "Addition: relayer bound into the proof (this install's relayer account)" }),
+  fee: z.string().regex(/^[0-9]{1,39}$/).meta({ description: 'Addition: fee paid to the relayer, base units' }),
+  deadline: z.string().regex(/^[0-9]{1,20}$/).meta({ description: 'Addition: unix seconds after which the pool refuses the bundle' }),
+};
+
+export const proveTransferResponse = z
+  .object({
+    success: z.literal(true),
+    proofId: z.uuid(),
+    proof: hex,
+    root: hex32,
+    nullifierHashes: z.array(hex32),
+    newCommitments: z.array(hex32),
+    encryptedNotesRecipient: z.array(hex),
+    encryptedNotesSender: z.array(hex),
+    chain: z.string(),
+    ...extDataFields,
+  })
+  .meta({
+    id: 'TransferBundle',
+    description:
+      'The spec fields plus the external data the proof binds (token, recipient, extAmount, relayer, fee, deadline): the relay needs them to rebuild the transaction, and changing any of them invalidates the proof.',
+  });
+
+export const unshieldBody = z
+  .object({
+    entityId: uuid.optional(),
+    token: tokenField,
+    amount: amountField,
+    recipient: z.string().optional().meta({ description: "Public address; default the entity's smart account" }),
+    chain: chainField,
+  })
+  .meta({ id: 'UnshieldBody' });
+export const unshieldResponse = z
+  .object({ success: z.literal(true), proofId: z.uuid(), userOpHash: hex32, chain: z.string(), token: z.string(), amount: z.string(), recipient: addressString.meta({ description: 'Addition: where the funds go' }) })
+  .meta({ id: 'UnshieldResponse' });
+
+const MAX_NOTE_HEX = 2 + 2 * 1024;
+export const relayBody = z
+  .object({
+    proof: z.string().regex(/^0x[0-9a-fA-F]{512}$/, 'must be the 256-byte proof as 0x-prefixed hex'),
+    root: hex32,
+    nullifierHashes: z.array(hex32).length(2),
+    newCommitments: z.array(hex32).length(2),
+    encryptedNotesRecipient: z.array(hex.max(MAX_NOTE_HEX)).length(2),
+    encryptedNotesSender: z.array(hex.max(MAX_NOTE_HEX)).length(2),
+    chain: chainField,
+    ...extDataFields,
+  })
+  .meta({ id: 'RelayTransferBody', description: 'The bundle prove-transfer returns, as it returned it.' });
+export type RelayPayload = z.output<typeof relayBody>;
+
+export const relayResponse = z
+  .object({ success: z.literal(true), userOpHash: hex32, replayed: z.boolean().meta({ description: 'true when this bundle (same nullifiers) was relayed before; the first userOpHash is returned' }) })
+  .meta({ id: 'RelayTransferResponse' });

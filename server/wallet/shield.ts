@@ -1,0 +1,47 @@
+// POST /api/privacy/shield: deposit public funds of the entity's smart account into a new note.
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
+import { planShield } from '../privacy/transaction.js';
+import { parseAmount, parseToken } from './amounts.js';
+import { requireChain } from './chains.js';
+import { loadEntityWallet } from './wallet-keys.js';
+import { entityAccount } from './accounts.js';
+import { pingBundler, sendCalls } from './bundler.js';
+import { bundleDeadline, depositCalls, poolContext, proveTransaction } from './pool-tx.js';
+import { insertActivity } from './activity.js';
+import { walletActivity } from './tables.js';
+import { HttpError } from '../http/errors.js';
+
+export interface ShieldInput {
+  token?: string;
+  amount?: string;
+  chain?: string;
+}
+
+export async function shieldFunds(ctx: Context, entityId: string, input: ShieldInput) {
+  const wallet = loadEntityWallet(ctx, entityId);
+  const amount = parseAmount(input.amount);
+  const token = parseToken(input.token);
+  const chain = requireChain(ctx, input.chain);
+  await pingBundler(chain);
+  const account = await entityAccount(ctx, chain, wallet);
+  const pool = await poolContext(ctx, chain);
+  const plan = planShield({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx) });
+  const proved = await proveTransaction(ctx, plan);
+  // Recorded before submission so the indexer never mistakes our own new note for a received one.
+  const activity = ctx.db.transaction((tx) =>
+    insertActivity(ctx, tx as unknown as Db, { entityId, chain: chain.name, kind: 'shielded', status: 'proved', token, amount, counterparty: account.address, commitments: proved.commitments }),
+  );
+  let userOpHash: string;
+  try {
+    userOpHash = await sendCalls(chain, account, depositCalls(chain, token, amount, proved));
+  } catch (err) {
+    const error = err instanceof HttpError ? `${err.message}${err.details ? `: ${JSON.stringify(err.details)}` : ''}` : 'Submission failed';
+    ctx.db.update(walletActivity).set({ status: 'failed', error, updatedAt: nowIso(ctx) }).where(eq(walletActivity.id, activity.id)).run();
+    throw err;
+  }
+  ctx.db.update(walletActivity).set({ status: 'submitted', userOpHash, updatedAt: nowIso(ctx) }).where(eq(walletActivity.id, activity.id)).run();
+  return { success: true as const, userOpHash, noteCommitment: proved.commitments[0], chain: chain.name, token, amount: amount.toString() };
+}

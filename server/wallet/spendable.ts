@@ -1,0 +1,51 @@
+// The entity's unspent notes of one token on one chain, minus those a submitted (not yet
+// confirmed) spend already uses, and the selection of inputs for an amount.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Address } from 'viem';
+import type { Context } from '../context.js';
+import type { OwnedNote } from '../privacy/note.js';
+import type { ShieldedKeys } from '../privacy/keys.js';
+import { selectNotes, InsufficientBalanceError as LibInsufficient } from '../privacy/select-notes.js';
+import { walletActivity, walletNotes } from './tables.js';
+import { InsufficientBalanceError } from './errors.js';
+
+/** Nullifiers of spends that were submitted but are not confirmed yet. */
+export function reservedNullifiers(ctx: Context, entityId: string, chain: string): Set<string> {
+  const rows = ctx.db
+    .select({ nullifiers: walletActivity.nullifiers })
+    .from(walletActivity)
+    .where(and(eq(walletActivity.entityId, entityId), eq(walletActivity.chain, chain), eq(walletActivity.status, 'submitted')))
+    .all();
+  return new Set(rows.flatMap((r) => r.nullifiers.map((n) => n.toLowerCase())));
+}
+
+export function spendableNotes(ctx: Context, entityId: string, chain: string, token: Address, keys: ShieldedKeys): OwnedNote[] {
+  const reserved = reservedNullifiers(ctx, entityId, chain);
+  return ctx.db
+    .select()
+    .from(walletNotes)
+    .where(and(eq(walletNotes.entityId, entityId), eq(walletNotes.chain, chain), eq(walletNotes.token, token), isNull(walletNotes.spentAt)))
+    .all()
+    .filter((n) => !reserved.has(n.nullifier.toLowerCase()))
+    .map((n) => ({
+      amount: BigInt(n.amount),
+      pubkey: keys.pubkey,
+      blinding: BigInt(n.blinding),
+      token: BigInt(token),
+      commitment: BigInt(n.commitment),
+      leafIndex: n.leafIndex,
+      nullifier: BigInt(n.nullifier),
+    }));
+}
+
+/** Fails with `Insufficient shielded balance` unless at most two notes cover `amount`. */
+export function assertCoverable(notes: OwnedNote[], amount: bigint): void {
+  const available = notes.reduce((s, n) => s + n.amount, 0n);
+  if (available < amount) throw new InsufficientBalanceError(available, amount);
+  try {
+    selectNotes(notes, amount);
+  } catch (err) {
+    if (err instanceof LibInsufficient) throw new InsufficientBalanceError(available, amount);
+    throw err;
+  }
+}

@@ -1,0 +1,101 @@
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
+
+/**
+ * One row per entity that initialized privacy. The shielded seed (spending + viewing keys) and
+ * the smart-account owner key are sealed with the server's SecretBox; only public values are
+ * stored in the clear.
+ */
+export const walletKeys = sqliteTable('wallet_keys', {
+  entityId: text('entity_id').primaryKey(),
+  seedSealed: text('seed_sealed').notNull(),
+  ownerKeySealed: text('owner_key_sealed').notNull(),
+  ownerAddress: text('owner_address').notNull(),
+  shieldedAddress: text('shielded_address').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+/** The entity's SimpleAccount address per chain (counterfactual until its first UserOperation). */
+export const walletAccounts = sqliteTable(
+  'wallet_accounts',
+  {
+    entityId: text('entity_id').notNull(),
+    chain: text('chain').notNull(),
+    address: text('address').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.chain] })],
+);
+
+/** This install's relayer: an owner key (sealed) per chain whose SimpleAccount submits relayed bundles. */
+export const walletRelayers = sqliteTable('wallet_relayers', {
+  chain: text('chain').primaryKey(),
+  ownerKeySealed: text('owner_key_sealed').notNull(),
+  accountAddress: text('account_address').notNull(),
+  createdAt: text('created_at').notNull(),
+});
+
+/** Notes an entity owns (decrypted, re-hashed to their on-chain commitment). Amounts are decimal strings of base units. */
+export const walletNotes = sqliteTable(
+  'wallet_notes',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    chain: text('chain').notNull(),
+    token: text('token').notNull(),
+    amount: text('amount').notNull(),
+    blinding: text('blinding').notNull(),
+    commitment: text('commitment').notNull(),
+    leafIndex: integer('leaf_index').notNull(),
+    nullifier: text('nullifier').notNull(),
+    txHash: text('tx_hash').notNull(),
+    /** When the indexer saw the note's nullifier on chain. */
+    spentAt: text('spent_at'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('wallet_notes_commitment_idx').on(t.entityId, t.chain, t.commitment), index('wallet_notes_unspent_idx').on(t.entityId, t.chain, t.token, t.spentAt)],
+);
+
+export const ACTIVITY_KINDS = ['shielded', 'sent', 'received', 'unshielded'] as const;
+export const ACTIVITY_STATUSES = ['proved', 'submitted', 'confirmed', 'failed'] as const;
+
+/** The entity's shielded history: what it shielded, sent, received and unshielded. */
+export const walletActivity = sqliteTable(
+  'wallet_activity',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    chain: text('chain').notNull(),
+    kind: text('kind', { enum: ACTIVITY_KINDS }).notNull(),
+    status: text('status', { enum: ACTIVITY_STATUSES }).notNull(),
+    token: text('token').notNull(),
+    amount: text('amount').notNull(),
+    /** Shielded address (sent) or public address (unshielded) of the other side, when known. */
+    counterparty: text('counterparty'),
+    proofId: text('proof_id'),
+    userOpHash: text('user_op_hash'),
+    txHash: text('tx_hash'),
+    /** JSON arrays of hex: the nullifiers this activity spends and the commitments it creates. */
+    nullifiers: text('nullifiers', { mode: 'json' }).notNull().$type<string[]>(),
+    /** Sorted nullifiers joined by ',': links a relayed bundle back to the proof that made it. */
+    nullifierKey: text('nullifier_key'),
+    commitments: text('commitments', { mode: 'json' }).notNull().$type<string[]>(),
+    error: text('error'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('wallet_activity_entity_idx').on(t.entityId, t.createdAt, t.id), uniqueIndex('wallet_activity_proof_idx').on(t.proofId), index('wallet_activity_nullifier_idx').on(t.nullifierKey)],
+);
+
+/** Bundles this relayer submitted, keyed on their nullifiers: a resubmission is answered with the first result. */
+export const walletRelays = sqliteTable(
+  'wallet_relays',
+  {
+    id: text('id').primaryKey(),
+    chain: text('chain').notNull(),
+    /** Sorted nullifiers joined by ',' */
+    nullifierKey: text('nullifier_key').notNull(),
+    userOpHash: text('user_op_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('wallet_relays_nullifiers_idx').on(t.chain, t.nullifierKey)],
+);
