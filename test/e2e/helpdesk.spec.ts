@@ -54,6 +54,8 @@ test('create a ticket, reply, change status, and see the notification bell updat
   await expect(page.getByText('No tickets match')).toBeVisible();
   await page.getByLabel('Search tickets').fill('invoice');
   await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
+  await page.getByLabel('Assigned to me').check();
+  await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
   await page.getByRole('tab', { name: 'Pending' }).click();
   await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
   await screenshot(page, 'helpdesk-list');

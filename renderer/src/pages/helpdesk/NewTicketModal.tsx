@@ -3,10 +3,12 @@ import { api } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { CHANNELS, PRIORITIES, type Member, type Ticket } from './types';
+import { useCategories } from './useCategories';
 
 export function NewTicketModal({ members, onClose, onCreated }: { members: Member[]; onClose: () => void; onCreated: (t: Ticket) => void }) {
-  const [form, setForm] = useState({ subject: '', description: '', priority: 'normal', channel: 'web', contactName: '', contactEmail: '', assignedTo: '' });
+  const [form, setForm] = useState({ subject: '', description: '', priority: 'normal', channel: 'web', contactName: '', contactEmail: '', assignedTo: '', categoryId: '' });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const categories = useCategories();
   const create = useAction(async () => {
     const body = {
       subject: form.subject,
@@ -16,6 +18,7 @@ export function NewTicketModal({ members, onClose, onCreated }: { members: Membe
       ...(form.contactName.trim() ? { contactName: form.contactName } : {}),
       ...(form.contactEmail.trim() ? { contactEmail: form.contactEmail } : {}),
       ...(form.assignedTo ? { assignedTo: form.assignedTo } : {}),
+      ...(form.categoryId ? { categoryId: form.categoryId } : {}),
     };
     onCreated(await api.post<Ticket>('/api/helpdesk/tickets', body));
   });
@@ -42,7 +45,10 @@ export function NewTicketModal({ members, onClose, onCreated }: { members: Membe
           <TextInput label="Contact name" value={form.contactName} onChange={set('contactName')} maxLength={120} />
           <TextInput label="Contact e-mail" type="email" value={form.contactEmail} onChange={set('contactEmail')} />
         </div>
-        <SelectInput label="Assignee" value={form.assignedTo} onChange={set('assignedTo')} options={[{ value: '', label: 'Unassigned' }, ...members.map((m) => ({ value: m.userId, label: m.name }))]} />
+        <div className="grid-2">
+          <SelectInput label="Assignee" value={form.assignedTo} onChange={set('assignedTo')} options={[{ value: '', label: 'Unassigned' }, ...members.map((m) => ({ value: m.userId, label: m.name }))]} />
+          <SelectInput label="Category" value={form.categoryId} onChange={set('categoryId')} options={[{ value: '', label: 'None' }, ...(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))]} />
+        </div>
       </form>
     </Modal>
   );

@@ -19,6 +19,7 @@ export function TicketList() {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
+  const [mine, setMine] = useState(false);
   const [more, setMore] = useState<{ items: Ticket[]; cursor: string | null }>({ items: [], cursor: null });
   const members = useMembers();
 
@@ -27,12 +28,12 @@ export function TicketList() {
     return () => clearTimeout(t);
   }, [typed]);
 
-  const query = { status: status === 'all' ? undefined : status, priority: priority || undefined, search: search || undefined, limit: 50 };
+  const query = { status: status === 'all' ? undefined : status, priority: priority || undefined, search: search || undefined, assignedTo: mine ? session.user?.id : undefined, limit: 50 };
   const list = useAsync(async () => {
     const page = await getPage<Ticket>('/api/helpdesk/tickets', query);
     setMore({ items: [], cursor: page.nextCursor });
     return page;
-  }, [status, priority, search]);
+  }, [status, priority, search, mine]);
   const loadMore = async () => {
     if (!more.cursor) return;
     const page = await getPage<Ticket>('/api/helpdesk/tickets', { ...query, cursor: more.cursor });
@@ -66,15 +67,18 @@ export function TicketList() {
             </option>
           ))}
         </select>
-        {list.data?.total !== null && list.data?.total !== undefined && <span className="muted">{list.data.total} tickets</span>}
+        <label className="checkbox">
+          <input type="checkbox" checked={mine} onChange={(e) => setMine(e.target.checked)} /> Assigned to me
+        </label>
+        {list.data?.total !== null && list.data?.total !== undefined && <span className="muted">{list.data.total} ticket{list.data.total === 1 ? '' : 's'}</span>}
       </div>
       <ErrorBanner error={list.error} onRetry={() => void list.reload()} />
       {list.loading && !list.data ? (
         <Spinner />
       ) : rows.length === 0 ? (
         <div className="card">
-          <EmptyState title={status === 'all' && !priority && !search ? 'No tickets yet' : 'No tickets match'} icon="✉">
-            {status === 'all' && !priority && !search ? 'Tickets created here, by e-mail or through the API appear in this list.' : 'Try another status, priority or search.'}
+          <EmptyState title={status === 'all' && !priority && !search && !mine ? 'No tickets yet' : 'No tickets match'} icon="✉">
+            {status === 'all' && !priority && !search && !mine ? 'Tickets created here, by e-mail or through the API appear in this list.' : 'Try another status, priority or search.'}
           </EmptyState>
         </div>
       ) : (

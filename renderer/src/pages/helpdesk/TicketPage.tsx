@@ -7,6 +7,7 @@ import { PriorityBadge, StatusBadge } from './Badges';
 import { ReplyBox } from './ReplyBox';
 import { Timeline } from './Timeline';
 import { useMembers } from './useMembers';
+import { useCategories } from './useCategories';
 import { CHANNELS, PRIORITIES, STATUSES, TRANSITIONS, type Ticket, type TicketMessage } from './types';
 
 type TicketWithMessages = Ticket & { messages: TicketMessage[] };
@@ -16,6 +17,7 @@ export function TicketPage() {
   const session = useSession();
   const ticket = useAsync(() => api.get<TicketWithMessages>(`/api/helpdesk/tickets/${ticketId}`), [ticketId]);
   const members = useMembers();
+  const categories = useCategories();
   const update = useAction(async (patch: Partial<Ticket>) => {
     await api.patch(`/api/helpdesk/tickets/${ticketId}`, patch);
     await ticket.reload();
@@ -65,6 +67,13 @@ export function TicketPage() {
                 disabled={!canEdit || update.pending}
                 onChange={(e) => void update.run({ assignedTo: e.target.value || null })}
                 options={[{ value: '', label: 'Unassigned' }, ...(members.data ?? []).map((m) => ({ value: m.userId, label: m.name }))]}
+              />
+              <SelectInput
+                label="Category"
+                value={t.categoryId ?? ''}
+                disabled={!canEdit || update.pending}
+                onChange={(e) => void update.run({ categoryId: e.target.value || null })}
+                options={[{ value: '', label: 'None' }, ...(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))]}
               />
             </div>
           </Card>
