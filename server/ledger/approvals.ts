@@ -1,20 +1,24 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { ConflictError } from '../http/errors.js';
+import { ConflictError, ForbiddenError } from '../http/errors.js';
 import { evaluateEvent } from './evaluate.js';
 import { writeEntry } from './journal.js';
 import { loadEvent, updateEvent } from './load.js';
 import { presentEvent } from './present.js';
-import { inLedgerTx } from './setup.js';
+import { inLedgerTx, readSettings } from './setup.js';
 
 /**
  * Approves a held event: it is posted now (journal dated at the event's timestamp). If it can
  * no longer post (e.g. an account was archived meanwhile) it becomes `failed` with the reason.
+ * With the four-eyes rule on, the person who recorded the event cannot approve it (403).
  */
 export function approveEvent(ctx: Context, entityId: string, eventId: string, userId: string) {
   return inLedgerTx(ctx, entityId, (db) => {
     const row = loadEvent(db, entityId, eventId);
     if (row.postingStatus !== 'pending_approval') throw new ConflictError(`Only events pending approval can be approved (status is ${row.postingStatus})`);
+    if (readSettings(db, entityId).requireSeparateApprover && row.recordedBy?.type === 'user' && row.recordedBy.id === userId) {
+      throw new ForbiddenError('You recorded this event; another approver must approve it');
+    }
     const now = nowIso(ctx);
     const evaluation = evaluateEvent(db, entityId, row.type, row.payload, row.schemaVersion);
     if (evaluation.outcome !== 'post') {

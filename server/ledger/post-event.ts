@@ -10,8 +10,8 @@ import { writeEntry } from './journal.js';
 import { presentEvent, type EventRow, type LedgerEventJson } from './present.js';
 import { findEventType } from './rules/index.js';
 import { postEventInput, type PostEventInput } from './schemas.js';
-import { inLedgerTx, readThresholds } from './setup.js';
-import { ledgerEvents, type PostingStatus } from './tables.js';
+import { inLedgerTx, readSettings } from './setup.js';
+import { ledgerEvents, type Actor, type PostingStatus } from './tables.js';
 
 export interface PostEventResult {
   event: LedgerEventJson;
@@ -26,7 +26,7 @@ export interface PostEventResult {
  * `postEvent(ctx, entityId, { type: 'transfer_shielded', payload, idempotencyKey, source: 'privacy' })`;
  * called inside their own `ctx.db.transaction` it joins that transaction (as a savepoint).
  */
-export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, defaults: { source?: string } = {}): PostEventResult {
+export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, defaults: { source?: string; actor?: Actor } = {}): PostEventResult {
   const input = postEventInput.parse(raw);
   const def = findEventType(input.type);
   if (!def) throw new BadRequestError(`Unknown event type "${input.type}"`, { knownTypes: '/api/ledger/event-types' });
@@ -52,6 +52,7 @@ export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, d
       inputHash,
       schemaVersion: input.schemaVersion ?? def.schemaVersion,
       metadata: input.metadata ?? {},
+      recordedBy: defaults.actor ?? null,
       postingStatus: 'unposted',
       postingError: null,
       reclassifiedFrom: null,
@@ -77,7 +78,7 @@ export function processNewEvent(ctx: Context, db: Db, row: EventRow, opts: { ski
     row.postingError = evaluation.error;
   } else if (evaluation.outcome === 'unposted') {
     status = 'unposted';
-  } else if (!opts.skipApproval && needsApproval(evaluation.lines, readThresholds(db, row.entityId))) {
+  } else if (!opts.skipApproval && needsApproval(evaluation.lines, readSettings(db, row.entityId).approvalThresholds)) {
     status = 'pending_approval';
   } else {
     status = 'posted';

@@ -19,6 +19,7 @@ export function presentEvent(e: EventRow) {
     idempotencyKey: e.idempotencyKey,
     schemaVersion: e.schemaVersion,
     metadata: e.metadata,
+    recordedBy: e.recordedBy,
     postingStatus: e.postingStatus,
     postingError: e.postingError,
     reclassifiedFrom: e.reclassifiedFrom,

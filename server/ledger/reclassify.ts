@@ -8,6 +8,7 @@ import { processNewEvent } from './post-event.js';
 import type { EventRow } from './present.js';
 import { findEventType } from './rules/index.js';
 import { inLedgerTx } from './setup.js';
+import type { Actor } from './tables.js';
 
 export interface ReclassifyResult {
   eventId: string;
@@ -22,16 +23,16 @@ export interface ReclassifyResult {
  * touches nothing and is reported per event. Retrying a batch is safe: an event already
  * reclassified to the same type reports success with the same newEventId and posts nothing.
  */
-export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string) {
+export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string, actor: Actor | null = null) {
   const def = findEventType(newEventType);
   if (!def) throw new BadRequestError(`Unknown event type "${newEventType}"`);
   if (!def.post) throw new BadRequestError(`${newEventType} has no posting rule; reclassify to a type that posts`);
-  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType));
+  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType, actor));
   const succeeded = results.filter((r) => r.success).length;
   return { summary: { total: results.length, succeeded, failed: results.length - succeeded }, results };
 }
 
-function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string): ReclassifyResult {
+function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string, actor: Actor | null): ReclassifyResult {
   try {
     return inLedgerTx(ctx, entityId, (db) => {
       const original = loadEvent(db, entityId, eventId);
@@ -56,6 +57,7 @@ function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEvent
         schemaVersion: def.schemaVersion,
         idempotencyKey: null,
         inputHash: original.inputHash,
+        recordedBy: actor,
         postingStatus: 'unposted',
         postingError: null,
         reclassifiedFrom: original.id,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
-import type { Auth } from '../auth/authenticate.js';
+import { actorOf, type Auth } from '../auth/authenticate.js';
 import { UnauthorizedError } from '../http/errors.js';
 import * as s from './schemas.js';
 import { postEvent } from './post-event.js';
@@ -63,7 +63,7 @@ export const ledgerRoutes: RouteDef[] = [
     },
     ({ ctx, res, auth, entityId, body }) => {
       const { entityId: _ignored, ...input } = body;
-      const { event, replayed } = postEvent(ctx, entityId, input, { source: auth?.kind === 'apiKey' ? 'api' : 'ui' });
+      const { event, replayed } = postEvent(ctx, entityId, input, { source: auth?.kind === 'apiKey' ? 'api' : 'ui', actor: actorOf(auth) });
       if (!replayed) return event;
       res.status(200).set('Idempotent-Replayed', 'true').json(event);
     },
@@ -80,7 +80,7 @@ export const ledgerRoutes: RouteDef[] = [
       body: s.batchReclassifyBody,
       response: s.batchReclassifyResponse,
     },
-    ({ ctx, entityId, body }) => batchReclassify(ctx, entityId, body.eventIds, body.newEventType),
+    ({ ctx, auth, entityId, body }) => batchReclassify(ctx, entityId, body.eventIds, body.newEventType, actorOf(auth)),
   ),
   route(
     { method: 'get', path: '/api/ledger/events/{eventId}', summary: 'Get one event with its journal entries', tags, access: view, params: s.eventParams, response: s.ledgerEventDetailSchema },
@@ -91,12 +91,12 @@ export const ledgerRoutes: RouteDef[] = [
       method: 'post',
       path: '/api/ledger/events/{eventId}/approve',
       summary: 'Approve an event held for approval: it is posted now',
-      description: 'Only `pending_approval` events (else 409). If the event can no longer post (e.g. an account was archived meanwhile) it becomes `failed` with the reason. Session only: API keys cannot approve.',
+      description: 'Only `pending_approval` events (else 409). If the event can no longer post (e.g. an account was archived meanwhile) it becomes `failed` with the reason. Session only: API keys cannot approve. With `requireSeparateApprover` on, the user who recorded the event gets 403.',
       tags,
       access: approve,
       params: s.eventParams,
       response: s.ledgerEventSchema,
-      errors: { 409: 'The event is not pending approval' },
+      errors: { 403: 'Four-eyes rule: you recorded this event', 409: 'The event is not pending approval' },
     },
     ({ ctx, auth, entityId, params }) => approveEvent(ctx, entityId, params.eventId, userId(auth)),
   ),
@@ -187,6 +187,6 @@ export const ledgerRoutes: RouteDef[] = [
   ),
   route(
     { method: 'put', path: '/api/ledger/settings', summary: 'Replace the approval thresholds', tags, access: administer, body: s.updateSettingsBody, response: s.settingsSchema },
-    ({ ctx, entityId, body }) => updateLedgerSettings(ctx, entityId, { approvalThresholds: body.approvalThresholds }),
+    ({ ctx, entityId, body }) => updateLedgerSettings(ctx, entityId, { approvalThresholds: body.approvalThresholds, requireSeparateApprover: body.requireSeparateApprover }),
   ),
 ];

@@ -51,6 +51,10 @@ export const ledgerEventSchema = z
     idempotencyKey: z.string().nullable(),
     schemaVersion: z.string(),
     metadata: jsonObject,
+    recordedBy: z
+      .object({ type: z.enum(['user', 'api_key', 'anonymous']), id: z.string().nullable(), name: z.string() })
+      .nullable()
+      .meta({ description: 'Who recorded the event (or reclassified it into being); null when another module posted it on its own' }),
     postingStatus: postingStatusSchema,
     postingError: z.string().nullable(),
     reclassifiedFrom: z.uuid().nullable().meta({ description: 'The event this one replaced through reclassification' }),
@@ -228,6 +232,10 @@ export const settingsSchema = z
         description: 'Currency → amount (major units). An event whose entry moves at least this much in that currency (sum of debits) is held as `pending_approval`. Empty: nothing is held.',
         example: { USD: '10000.00' },
       }),
+    requireSeparateApprover: z.boolean().meta({ description: 'Four-eyes rule: the person who recorded a held event cannot approve it. Default false.' }),
   })
   .meta({ id: 'LedgerSettings' });
-export const updateSettingsBody = settingsSchema.extend({ entityId: z.uuid().optional() });
+export const updateSettingsBody = settingsSchema.extend({
+  entityId: z.uuid().optional(),
+  requireSeparateApprover: z.boolean().optional().meta({ description: 'Unchanged when omitted' }),
+});

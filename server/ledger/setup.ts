@@ -10,7 +10,7 @@ export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
   const seeded = db.select({ entityId: ledgerSettings.entityId }).from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get();
   if (seeded) return;
   const now = nowIso(ctx);
-  db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, createdAt: now, updatedAt: now }).run();
+  db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, requireSeparateApprover: false, createdAt: now, updatedAt: now }).run();
   db.insert(ledgerAccounts)
     .values(DEFAULT_CHART.map((a) => ({ id: ctx.ids.next(), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: true, archivedAt: null, createdAt: now, updatedAt: now })))
     .run();
@@ -43,6 +43,7 @@ function durably<T>(ctx: Context, fn: () => T): T {
   }
 }
 
-export function readThresholds(db: Db, entityId: string): Record<string, string> {
-  return db.select({ t: ledgerSettings.approvalThresholds }).from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get()?.t ?? {};
+export function readSettings(db: Db, entityId: string): { approvalThresholds: Record<string, string>; requireSeparateApprover: boolean } {
+  const row = db.select().from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get();
+  return { approvalThresholds: row?.approvalThresholds ?? {}, requireSeparateApprover: row?.requireSeparateApprover ?? false };
 }

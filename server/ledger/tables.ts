@@ -4,6 +4,12 @@ import { entities } from '../auth/tables.js';
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
+export interface Actor {
+  type: 'user' | 'api_key' | 'anonymous';
+  id: string | null;
+  name: string;
+}
+
 export const POSTING_STATUSES = ['posted', 'pending_approval', 'reversed', 'failed', 'unposted'] as const;
 export type PostingStatus = (typeof POSTING_STATUSES)[number];
 
@@ -12,6 +18,8 @@ export const ledgerSettings = sqliteTable('ledger_settings', {
   entityId: text('entity_id').primaryKey().references(() => entities.id, { onDelete: 'cascade' }),
   /** Currency code → minimum amount (minor units, decimal string) that needs approval. */
   approvalThresholds: text('approval_thresholds', { mode: 'json' }).notNull().$type<Record<string, string>>(),
+  /** Four-eyes rule: whoever recorded a held event may not approve it. */
+  requireSeparateApprover: integer('require_separate_approver', { mode: 'boolean' }).notNull().default(false),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 });
@@ -51,6 +59,8 @@ export const ledgerEvents = sqliteTable(
     inputHash: text('input_hash').notNull(),
     schemaVersion: text('schema_version').notNull(),
     metadata: text('metadata', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+    /** Who recorded it: a user, an API key, or null for another module acting on its own. */
+    recordedBy: text('recorded_by', { mode: 'json' }).$type<Actor>(),
     postingStatus: text('posting_status', { enum: POSTING_STATUSES }).notNull(),
     postingError: text('posting_error'),
     reclassifiedFrom: text('reclassified_from'),

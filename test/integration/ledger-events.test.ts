@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
-import { invoice, postEvent, trialBalanceIsZero } from './ledger-helpers.js';
+import { invoice, memberClient, postEvent, trialBalanceIsZero } from './ledger-helpers.js';
 
 let server: TestServer;
 let c: SessionClient;
@@ -122,7 +122,7 @@ describe('approval', () => {
     owner = await server.signup();
     const set = await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' } });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ approvalThresholds: { USD: '1000.00' } });
+    expect(set.body).toEqual({ approvalThresholds: { USD: '1000.00' }, requireSeparateApprover: false });
   });
 
   it('holds events at or above the threshold and posts the others', async () => {
@@ -162,6 +162,23 @@ describe('approval', () => {
     expect((await owner.patch(`/api/ledger/accounts/${acc.body.id}`, { archived: true })).status).toBe(200);
     const res = await owner.post(`/api/ledger/events/${held.id}/approve`, {});
     expect(res.body).toMatchObject({ postingStatus: 'failed', postingError: 'Account 4150 (Consulting revenue) is archived' });
+  });
+
+  it('four-eyes rule: whoever recorded a held event cannot approve it; another approver can', async () => {
+    const set = await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' }, requireSeparateApprover: true });
+    expect(set.body.requireSeparateApprover).toBe(true);
+    // Omitting the flag leaves it as it is.
+    expect((await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' } })).body.requireSeparateApprover).toBe(true);
+    const held = await postEvent(owner, invoice('5000.00', '0'));
+    expect(held.recordedBy).toEqual({ type: 'user', id: owner.user.id, name: expect.any(String) });
+    const self = await owner.post(`/api/ledger/events/${held.id}/approve`, {});
+    expect(self.status).toBe(403);
+    expect(self.body.error).toMatch(/another approver/);
+    const admin = await memberClient(server, owner, 'admin');
+    const ok = await admin.post(`/api/ledger/events/${held.id}/approve`, {});
+    expect(ok.status).toBe(200);
+    expect(ok.body.postingStatus).toBe('posted');
+    await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' }, requireSeparateApprover: false });
   });
 
   it('refuses bad thresholds and unknown ids', async () => {

@@ -10,9 +10,12 @@ export function ApprovalPolicyCard() {
   const session = useSession();
   const settings = useAsync(() => api.get<LedgerSettings>('/api/ledger/settings'));
   const [text, setText] = useState('');
+  const [fourEyes, setFourEyes] = useState(false);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
-    if (settings.data) setText(Object.entries(settings.data.approvalThresholds).map(([c, a]) => `${c} ${a}`).join(', '));
+    if (!settings.data) return;
+    setText(Object.entries(settings.data.approvalThresholds).map(([c, a]) => `${c} ${a}`).join(', '));
+    setFourEyes(settings.data.requireSeparateApprover);
   }, [settings.data]);
   const save = useAction(async () => {
     const approvalThresholds: Record<string, string> = {};
@@ -21,7 +24,7 @@ export function ApprovalPolicyCard() {
       if (!currency || !amount) throw new Error(`Write each threshold as "CURRENCY amount", e.g. "USD 10000.00"`);
       approvalThresholds[currency.toUpperCase()] = amount;
     }
-    settings.setData(await api.put<LedgerSettings>('/api/ledger/settings', { approvalThresholds }));
+    settings.setData(await api.put<LedgerSettings>('/api/ledger/settings', { approvalThresholds, requireSeparateApprover: fourEyes }));
     setSaved(true);
   });
   const canEdit = session.can('LEDGER.APPROVE');
@@ -34,6 +37,9 @@ export function ApprovalPolicyCard() {
         <ErrorBanner error={settings.error ?? save.error} />
         {saved && <Notice kind="success">Saved.</Notice>}
         <TextInput label="Thresholds" placeholder="USD 10000.00, EUR 8000" value={text} disabled={!canEdit} onChange={(e) => (setText(e.target.value), setSaved(false))} hint="Leave empty to post everything at once." />
+        <label className="checkbox">
+          <input type="checkbox" checked={fourEyes} disabled={!canEdit} onChange={(e) => (setFourEyes(e.target.checked), setSaved(false))} /> Four-eyes rule: whoever recorded a held event cannot approve it
+        </label>
         {canEdit && (
           <div>
             <Button variant="primary" busy={save.pending} onClick={() => void save.run()}>

@@ -76,6 +76,8 @@ export function EventDetailModal({ eventId, titleOf, onClose, onChanged, onOpen 
             <dd className="mono" style={{ margin: 0 }}>
               {e.id}
             </dd>
+            <dt>Recorded by</dt>
+            <dd style={{ margin: 0 }}>{e.recordedBy ? e.recordedBy.name : 'the system'}</dd>
             {e.correlationId && (
               <>
                 <dt>Correlation id</dt>
