@@ -134,6 +134,26 @@ describe('mail through a real SMTP server', () => {
     expect(inbox.map((m) => subjectOf(m.raw))).toEqual(Array(3).fill('Completed: "Services agreement"'));
   });
 
+  it('tells invited signers when the request is cancelled, and the sender when a signer declines', async () => {
+    const first = await draftRequest(owner, { signers: [{ name: 'Hal', email: 'hal@example.com' }] });
+    await owner.patch(`/api/documents/signature-requests/${first.requestId}`, { action: 'send' });
+    await deliver(server);
+    inbox = [];
+    await owner.patch(`/api/documents/signature-requests/${first.requestId}`, { action: 'cancel' });
+    await deliver(server);
+    expect(inbox.map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([['hal@example.com', 'Cancelled: "Services agreement"']]);
+
+    const second = await draftRequest(owner, { signers: [{ name: 'Ivy', email: 'ivy@example.com' }] });
+    await owner.patch(`/api/documents/signature-requests/${second.requestId}`, { action: 'send' });
+    await deliver(server);
+    const token = signingLinks(inbox.at(-1)!.raw)[0].split('/sign/')[1];
+    inbox = [];
+    await server.anon.post(`/api/sign/${token}`, { action: 'decline', reason: 'Not authorised to sign' });
+    await deliver(server);
+    expect(inbox.map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([[owner.email, 'Declined: "Services agreement"']]);
+    expect(decodeQp(inbox[0].raw)).toContain('Not authorised to sign');
+  });
+
   it('retries a failed delivery with backoff instead of dropping it', async () => {
     await draftRequest(owner, { signers: [{ name: 'Gus', email: 'gus@example.com' }] }).then(({ requestId }) => owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' }));
     rejectNext = 1;

@@ -218,6 +218,39 @@ describe('signing with a token', () => {
     expect((await owner.patch(`${base}/${requestId}`, { action: 'cancel' })).status).toBe(409);
   });
 
+  it('lets an approver approve and a viewer acknowledge; a cc only receives the result', async () => {
+    const { requestId, signers } = await draftRequest(owner, {
+      signers: [
+        { name: 'Signer', email: 'signer@example.com' },
+        { name: 'Approver', email: 'approver@example.com', role: 'approver' },
+        { name: 'Viewer', email: 'viewer@example.com', role: 'viewer' },
+        { name: 'Copy', email: 'copy@example.com', role: 'cc' },
+      ],
+    });
+    const sent = await owner.patch(`${base}/${requestId}`, { action: 'send' });
+    expect(sent.body.signers.map((s: { role: string; sentAt: string | null }) => [s.role, Boolean(s.sentAt)])).toEqual([
+      ['signer', true],
+      ['approver', true],
+      ['viewer', true],
+      ['cc', false],
+    ]);
+    const cc = signers.find((s) => s.role === 'cc')!;
+    const ccLink = await owner.post(`${base}/${requestId}/signers/${cc.id}/signing-link`, {});
+    expect(ccLink.status).toBe(409);
+    const ccToken = server.ctx.secrets.open((server.ctx.sqlite.prepare('select token_sealed from signers where id = ?').get(cc.id) as { token_sealed: string }).token_sealed).toString('utf8');
+    expect((await server.anon.post(`/api/sign/${ccToken}`, { action: 'sign', fields: [] })).status).toBe(409);
+    const viewer = signers.find((s) => s.role === 'viewer')!;
+    const viewerToken = await signingToken(owner, requestId, viewer.id);
+    const acknowledged = await server.anon.post(`/api/sign/${viewerToken}`, { action: 'sign', fields: [] });
+    expect(acknowledged.body.signer.status).toBe('signed');
+    await signAll(requestId, signers.filter((s) => s.role === 'signer' || s.role === 'approver'));
+    const detail = await owner.get(`${base}/${requestId}`);
+    expect(detail.body.status).toBe('completed');
+    expect(detail.body.signers.find((s: { role: string }) => s.role === 'cc').status).toBe('pending');
+    const note = server.ctx.sqlite.prepare("select title, user_id from notifications where entity_id = ? and type = 'signature_request.completed'").all(owner.entityId) as { title: string; user_id: string }[];
+    expect(note.some((n) => n.user_id === owner.user.id && /Signed by everyone/.test(n.title))).toBe(true);
+  });
+
   it('follows a sequential order: the second signer waits for the first', async () => {
     const { requestId, signers } = await draftRequest(owner, { signingOrder: 'sequential', signers: [{ name: 'First', email: 'first@example.com' }, { name: 'Second', email: 'second@example.com' }] });
     const sent = await owner.patch(`${base}/${requestId}`, { action: 'send' });
