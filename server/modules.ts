@@ -8,6 +8,7 @@ import { ledgerModule } from './ledger/index.js';
 import { foldersModule } from './folders/index.js';
 import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
+import { walletModule } from './wallet/index.js';
 
 /** A business area: its routes, and what it starts (outbox consumers, background loops). */
 export interface Module {
@@ -16,4 +17,4 @@ export interface Module {
   start?(ctx: Context): void;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, foldersModule, documentsModule, mailModule];
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, foldersModule, documentsModule, mailModule, walletModule];

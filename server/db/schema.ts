@@ -8,3 +8,4 @@ export * from '../helpdesk/tables.js';
 export * from '../notifications/tables.js';
 export * from '../webhooks/tables.js';
 export * from '../ledger/tables.js';
+export * from '../wallet/tables.js';
