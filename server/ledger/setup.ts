@@ -2,8 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { DEFAULT_CHART } from './chart.js';
+import { ACC, DEFAULT_CHART } from './chart.js';
 import { ledgerAccounts, ledgerSettings } from './tables.js';
+
+/** Accounts the built-in rules post to: they can be renamed but not archived or deleted. */
+const RULE_ACCOUNTS = new Set<string>(Object.values(ACC));
 
 /** Seeds the entity's ledger (settings and the default chart) the first time it is used. */
 export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
@@ -12,7 +15,7 @@ export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
   const now = nowIso(ctx);
   db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, requireSeparateApprover: false, createdAt: now, updatedAt: now }).run();
   db.insert(ledgerAccounts)
-    .values(DEFAULT_CHART.map((a) => ({ id: ctx.ids.next(), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: true, archivedAt: null, createdAt: now, updatedAt: now })))
+    .values(DEFAULT_CHART.map((a) => ({ id: ctx.ids.next(), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: RULE_ACCOUNTS.has(a.code), archivedAt: null, createdAt: now, updatedAt: now })))
     .run();
 }
 

@@ -62,7 +62,14 @@ test('post an event through the API, see it in the UI, reclassify it there, see 
 
   await page.getByRole('link', { name: 'Accounts' }).click();
   await expect(page.locator('tr[data-account-code="1010"]')).toContainText('Bank account');
+  await page.getByRole('button', { name: 'Add account' }).click();
+  await page.getByLabel('Code').fill('6450');
+  await page.getByLabel('Name').fill('Postage');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.locator('tr[data-account-code="6450"]')).toContainText('Postage');
   await screenshot(page, 'ledger-accounts');
+  await page.locator('tr[data-account-code="6450"]').getByRole('button', { name: 'Archive' }).click();
+  await expect(page.locator('tr[data-account-code="6450"]')).toHaveCount(0);
 });
 
 test('approve a held event in the UI', async ({ signedIn: { page, client }, server }) => {
