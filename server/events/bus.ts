@@ -79,8 +79,9 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
     registerConsumer(name, consumer) {
       // A new consumer starts after the events that exist now, not from the beginning of time.
       if (!consumers.has(name)) {
-        const last = lastOutboxId();
-        if (last) deps.db.insert(outboxCursors).values({ consumer: name, lastId: last }).onConflictDoNothing().run();
+        // Always persist the starting point (even on an empty outbox), so events recorded before
+        // the first drain are not skipped if the process restarts in between.
+        deps.db.insert(outboxCursors).values({ consumer: name, lastId: lastOutboxId() ?? '' }).onConflictDoNothing().run();
       }
       consumers.set(name, consumer);
     },
