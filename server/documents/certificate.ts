@@ -55,10 +55,3 @@ function createCertificate(ctx: Context, entityId: string) {
     expiresAt: cert.validity.notAfter.toISOString(),
   };
 }
-
-/** A PKCS#12 bundle for the signer library, protected by a one-time passphrase. */
-export function toPkcs12(certPem: string, keyPem: string): { p12: Buffer; passphrase: string } {
-  const passphrase = crypto.randomBytes(24).toString('base64url');
-  const asn1 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(keyPem), [forge.pki.certificateFromPem(certPem)], passphrase, { algorithm: '3des' });
-  return { p12: Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), passphrase };
-}

@@ -1,8 +1,4 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SignPdf } from '@signpdf/signpdf';
-import { toPkcs12 } from './certificate.js';
+import { Worker } from 'node:worker_threads';
 
 export interface SealInput {
   original: Buffer;
@@ -16,125 +12,32 @@ export interface SealInput {
   completedAt: Date;
 }
 
-/** Keeps only what the standard fonts (WinAnsi) can draw. */
-function drawable(font: PDFFont, text: string): string {
-  return [...text]
-    .map((c) => {
-      try {
-        font.encodeText(c);
-        return c;
-      } catch {
-        return '?';
-      }
-    })
-    .join('');
-}
+const workerUrl = new URL('./seal-worker.mjs', import.meta.url);
+const SEAL_TIMEOUT_MS = 120_000;
 
-function fitText(page: PDFPage, font: PDFFont, text: string, box: { x: number; y: number; w: number; h: number }) {
-  const safe = drawable(font, text);
-  let size = Math.min(box.h * 0.7, 24);
-  while (size > 4 && font.widthOfTextAtSize(safe, size) > box.w * 0.96) size -= 0.5;
-  page.drawText(safe, { x: box.x + box.w * 0.02, y: box.y + (box.h - size) / 2 + size * 0.2, size, font, color: rgb(0.05, 0.1, 0.3), maxWidth: box.w });
-}
-
-async function stampFields(pdf: PDFDocument, fields: SealInput['fields']) {
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const script = await pdf.embedFont(StandardFonts.TimesRomanItalic);
-  for (const f of fields) {
-    if (f.value === null || f.value === '') continue;
-    const page = pdf.getPage(f.page - 1);
-    const { width, height } = page.getSize();
-    const box = { x: f.x * width, y: height - (f.y + f.height) * height, w: f.width * width, h: f.height * height };
-    if (f.type === 'checkbox') {
-      if (f.value !== 'true') continue;
-      const s = Math.min(box.w, box.h) * 0.8;
-      const cx = box.x + box.w / 2;
-      const cy = box.y + box.h / 2;
-      page.drawLine({ start: { x: cx - s / 2, y: cy - s / 2 }, end: { x: cx + s / 2, y: cy + s / 2 }, thickness: 1.5, color: rgb(0.05, 0.1, 0.3) });
-      page.drawLine({ start: { x: cx - s / 2, y: cy + s / 2 }, end: { x: cx + s / 2, y: cy - s / 2 }, thickness: 1.5, color: rgb(0.05, 0.1, 0.3) });
-    } else if ((f.type === 'signature' || f.type === 'initials') && f.value.startsWith('data:image/png;base64,')) {
-      const png = await pdf.embedPng(Buffer.from(f.value.slice('data:image/png;base64,'.length), 'base64'));
-      const scale = Math.min(box.w / png.width, box.h / png.height);
-      const w = png.width * scale;
-      const h = png.height * scale;
-      page.drawImage(png, { x: box.x + (box.w - w) / 2, y: box.y + (box.h - h) / 2, width: w, height: h });
-    } else {
-      fitText(page, f.type === 'signature' || f.type === 'initials' ? script : regular, f.value, box);
-    }
-  }
-}
-
-async function appendCertificatePage(pdf: PDFDocument, input: SealInput) {
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  let page = pdf.addPage([595.28, 841.89]);
-  let y = 790;
-  const line = (text: string, opts: { size?: number; f?: PDFFont; indent?: number; color?: [number, number, number] } = {}) => {
-    const size = opts.size ?? 9;
-    const f = opts.f ?? font;
-    const width = 495 - (opts.indent ?? 0);
-    // Long values (hashes, user agents) wrap onto as many lines as they need.
-    let rest = drawable(f, text);
-    while (rest.length > 0) {
-      let n = rest.length;
-      while (n > 1 && f.widthOfTextAtSize(rest.slice(0, n), size) > width) n--;
-      if (y < 60) {
-        page = pdf.addPage([595.28, 841.89]);
-        y = 790;
-      }
-      page.drawText(rest.slice(0, n), { x: 50 + (opts.indent ?? 0), y, size, font: f, color: rgb(...(opts.color ?? [0.1, 0.1, 0.15])) });
-      y -= size + 5;
-      rest = rest.slice(n);
-    }
-  };
-  line('Certificate of completion', { size: 18, f: bold });
-  y -= 6;
-  line(`Request: ${input.request.title}`, { size: 11, f: bold });
-  line(`Request id: ${input.request.id}`);
-  line(`Document: ${input.document.name}`);
-  line(`Original document SHA-256: ${input.document.sha256}`);
-  line(`Sent by: ${input.request.createdByName ?? input.entityName} on behalf of ${input.entityName}${input.request.sentAt ? ` at ${input.request.sentAt}` : ''}`);
-  line(`Completed: ${input.completedAt.toISOString()}`);
-  y -= 8;
-  line('Signers', { size: 12, f: bold });
-  for (const s of input.signers) {
-    y -= 2;
-    line(`${s.name} <${s.email}> — ${s.role}, ${s.status}`, { f: bold, size: 10 });
-    if (s.viewedAt) line(`Viewed: ${s.viewedAt}`, { indent: 12 });
-    if (s.signedAt) line(`Signed: ${s.signedAt}`, { indent: 12 });
-    if (s.signedIp) line(`IP address: ${s.signedIp}`, { indent: 12 });
-    if (s.signedUserAgent) line(`User agent: ${s.signedUserAgent.slice(0, 300)}`, { indent: 12 });
-  }
-  y -= 8;
-  line('Integrity', { size: 12, f: bold });
-  line(`Audit trail head (hash chain): ${input.auditHeadHash ?? 'none'}`);
-  line(`Sealed with the certificate "${input.entityName} document seal", SHA-256 fingerprint:`);
-  line(input.certificate.fingerprint, { indent: 12 });
-  line('The PDF carries a PKCS#7 digital signature over its contents; any later change invalidates it.', { color: [0.35, 0.35, 0.4] });
-}
-
-/** Stamps the field values, flattens forms, appends the certificate page and seals with PKCS#7. */
-export async function buildSealedPdf(input: SealInput): Promise<Buffer> {
-  const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
-  try {
-    pdf.getForm().flatten();
-  } catch {
-    // a malformed AcroForm is left as is; the fields are stamped on the page anyway
-  }
-  await stampFields(pdf, input.fields);
-  await appendCertificatePage(pdf, input);
-  pdf.setProducer('Bureau');
-  pdf.setModificationDate(input.completedAt);
-  pdflibAddPlaceholder({
-    pdfDoc: pdf,
-    reason: `Signed by all parties: ${input.request.title}`.slice(0, 200),
-    contactInfo: '',
-    name: `${input.entityName} document seal`,
-    location: 'Bureau',
-    signingTime: input.completedAt,
-    signatureLength: 8192,
+/**
+ * Stamps the field values, flattens forms, appends the certificate page and seals with PKCS#7 —
+ * in a worker thread (seal-worker.mjs), so a large PDF never blocks the API.
+ */
+export function buildSealedPdf(input: SealInput): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerUrl, { workerData: input });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new Error('Sealing the PDF timed out'));
+    }, SEAL_TIMEOUT_MS);
+    worker.once('message', (msg: { ok: true; pdf: Uint8Array } | { ok: false; error: string }) => {
+      clearTimeout(timer);
+      if (msg.ok) resolve(Buffer.from(msg.pdf.buffer, msg.pdf.byteOffset, msg.pdf.byteLength));
+      else reject(new Error(`Sealing the PDF failed: ${msg.error}`));
+    });
+    worker.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`Sealing worker exited with code ${code}`));
+    });
   });
-  const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
-  const { p12, passphrase } = toPkcs12(input.certificate.certPem, input.certificate.keyPem);
-  return new SignPdf().sign(unsigned, new P12Signer(p12, { passphrase }), input.completedAt);
 }
