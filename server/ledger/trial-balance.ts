@@ -1,39 +1,41 @@
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import type { Db } from '../db/open.js';
 import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
 import { ensureLedger } from './setup.js';
 import { ledgerAccounts, ledgerEntries, ledgerLines } from './tables.js';
-import type { Db } from '../db/open.js';
 
 interface Sums {
   debit: bigint;
   credit: bigint;
 }
+interface Part {
+  accountId: string;
+  currency: string;
+  side: 'debit' | 'credit';
+  total: string;
+}
 
 /**
  * Debit and credit totals per account and currency from every entry dated up to `asOf`.
- * Amounts are summed as bigint; the totals of each currency must net to zero (asserted).
+ * Amounts are exact: SQLite sums the ones that fit 64 bits (its sum() raises on overflow,
+ * then everything is summed as bigint here); longer ones are always summed here. The totals
+ * of each currency must net to zero (asserted).
  */
 export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   const at = asOf ? new Date(asOf).toISOString() : nowIso(ctx);
   return ctx.db.transaction((tx) => {
     const db = tx as unknown as Db;
     ensureLedger(ctx, db, entityId);
-    const lines = db
-      .select({ accountId: ledgerLines.accountId, currency: ledgerLines.currency, side: ledgerLines.side, amount: ledgerLines.amount })
-      .from(ledgerLines)
-      .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
-      .where(and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at)))
-      .all();
     const perAccount = new Map<string, Sums>();
     const perCurrency = new Map<string, Sums>();
-    for (const l of lines) {
-      const amount = BigInt(l.amount);
-      for (const [map, key] of [[perAccount, `${l.accountId}|${l.currency}`], [perCurrency, l.currency]] as const) {
+    for (const p of readParts(db, entityId, at)) {
+      const amount = BigInt(p.total);
+      for (const [map, key] of [[perAccount, `${p.accountId}|${p.currency}`], [perCurrency, p.currency]] as const) {
         const sums = map.get(key) ?? map.set(key, { debit: 0n, credit: 0n }).get(key)!;
-        sums[l.side] += amount;
+        sums[p.side] += amount;
       }
     }
     for (const [currency, s] of perCurrency) invariant(s.debit === s.credit, `trial balance in ${currency} sums to zero`);
@@ -47,6 +49,33 @@ export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
     const totals = [...perCurrency].map(([currency, s]) => ({ currency, ...money(s, currency) })).sort((x, y) => x.currency.localeCompare(y.currency));
     return { asOf: at, rows, totals };
   });
+}
+
+/** Partial sums per account, currency and side. */
+function readParts(db: Db, entityId: string, at: string): Part[] {
+  const scope = and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at));
+  const fits = sql`length(${ledgerLines.amount}) <= 18`; // < 10^18 < 2^63
+  const lines = (where: SQL | undefined) =>
+    db
+      .select({ accountId: ledgerLines.accountId, currency: ledgerLines.currency, side: ledgerLines.side, total: ledgerLines.amount })
+      .from(ledgerLines)
+      .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
+      .where(where)
+      .all();
+  const long = lines(and(scope, sql`not (${fits})`));
+  try {
+    const summed = db
+      .select({ accountId: ledgerLines.accountId, currency: ledgerLines.currency, side: ledgerLines.side, total: sql<string>`cast(sum(cast(${ledgerLines.amount} as integer)) as text)` })
+      .from(ledgerLines)
+      .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
+      .where(and(scope, fits))
+      .groupBy(ledgerLines.accountId, ledgerLines.currency, ledgerLines.side)
+      .all();
+    return [...summed, ...long];
+  } catch (err) {
+    if (!/integer overflow/i.test(String((err as Error).message))) throw err;
+    return [...lines(and(scope, fits)), ...long];
+  }
 }
 
 function money(s: Sums, currency: string) {

@@ -44,6 +44,17 @@ describe('postEvent() for other modules', () => {
     expect(tb.body.totals).toEqual([{ currency: 'ETH/18', debit: '0.500200000000000000', credit: '0.500200000000000000', balance: '0.000000000000000000' }]);
   });
 
+  it('sums amounts beyond 64 bits exactly (long amounts, and sums that overflow SQLite integers)', async () => {
+    const other = await server.signup();
+    const big = (amount: string, key: string) => postEvent(server.ctx, other.entityId, { type: 'transfer_shielded', payload: { direction: 'shield', currency: 'ETH/18', amount }, idempotencyKey: key });
+    big('50', 'long'); // 5 × 10^19 base units: more than 18 digits
+    for (let i = 0; i < 10; i++) big('0.999999999999999999', `near-${i}`); // each fits 64 bits, their sum does not
+    const tb = await other.get('/api/ledger/trial-balance');
+    expect(tb.status).toBe(200);
+    expect(tb.body.rows.find((r: any) => r.code === '1310').debit).toBe('59.999999999999999990');
+    expect(tb.body.totals).toEqual([{ currency: 'ETH/18', debit: '59.999999999999999990', credit: '59.999999999999999990', balance: '0.000000000000000000' }]);
+  });
+
   it('refuses an unknown type with a typed 400 error', () => {
     expect(() => postEvent(server.ctx, c.entityId, { type: 'nope' })).toThrow(/Unknown event type/);
   });
