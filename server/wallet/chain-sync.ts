@@ -3,7 +3,7 @@
 // written in one transaction per sync together with their domain events, notifications and
 // ledger events.
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { hexToBytes, type Address, type Hex } from 'viem';
+import { getAddress, hexToBytes, type Address, type Hex } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
@@ -123,7 +123,7 @@ function findOwnedNotes(wallet: EntityWallet, fresh: IndexedCommitment[], chain:
 }
 
 export function toAddress(token: bigint): Address {
-  return `0x${token.toString(16).padStart(40, '0')}` as Address;
+  return getAddress(`0x${token.toString(16).padStart(40, '0')}`);
 }
 
 async function resolveTokens(chain: ChainConfig, tokens: Address[]): Promise<Map<string, TokenInfo>> {

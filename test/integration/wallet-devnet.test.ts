@@ -1,0 +1,220 @@
+// Shielded transfers end to end on the real devnet (anvil + EntryPoint v0.8 + Alto + our pool)
+// with real on-device proofs: two entities, shield ETH and the test token, a private transfer
+// relayed anonymously, an unshield to a fresh address, and every failure of the contract
+// produced for real.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEther, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
+import { startDevnet, deployPool, type Devnet } from '../helpers/devnet.js';
+import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
+import { closeProver } from '../../server/wallet/index.js';
+import { shieldedPoolAbi, testTokenAbi } from '../../server/privacy/contract-abis.js';
+
+let devnet: Devnet;
+let server: TestServer;
+let second: TestServer;
+let harnessPool: Address;
+let token: Address;
+let a: SessionClient;
+let b: SessionClient;
+let accountA: Address;
+const servers: TestServer[] = [];
+
+async function until<T>(what: string, server: TestServer, check: () => Promise<T | null | undefined | false>): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    await server.ctx.loops.runAll();
+    const value = await check();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+async function balanceOf(client: SessionClient, chain: string, tokenAddress: string): Promise<bigint> {
+  const res = await client.get(`/api/privacy/balance?chain=${chain}&token=${tokenAddress}`);
+  expect(res.status).toBe(200);
+  return BigInt(res.body.balances[0].amount);
+}
+
+async function history(client: SessionClient) {
+  const res = await client.get('/api/privacy/history');
+  expect(res.status).toBe(200);
+  return res.body.items as { kind: string; status: string; amount: string; chain: string; txHash: string | null; userOpHash: string | null; token: string }[];
+}
+
+async function fund(address: Address, eth: string, tokens = 0n) {
+  const hash = await devnet.deployer.sendTransaction({ to: address, value: parseEther(eth) });
+  await devnet.publicClient.waitForTransactionReceipt({ hash });
+  if (tokens > 0n) {
+    const mint = await devnet.deployer.writeContract({ address: token, abi: testTokenAbi, functionName: 'mint', args: [address, tokens] });
+    await devnet.publicClient.waitForTransactionReceipt({ hash: mint });
+  }
+}
+
+async function start(options: Parameters<typeof startTestServer>[0]) {
+  const s = await startTestServer(options);
+  servers.push(s);
+  return s;
+}
+
+beforeAll(async () => {
+  devnet = await startDevnet();
+  token = devnet.config.token as Address;
+  // A second pool that lets the test age a root past the 100-root window without 101 proofs.
+  const harness = await deployPool(devnet.deployer, devnet.publicClient, { harness: true });
+  harnessPool = harness.pool;
+  const chains = {
+    local: devnet.config as unknown as Record<string, unknown>,
+    harness: { ...devnet.config, pool: harness.pool, poolDeployBlock: Number(harness.deployBlock) } as unknown as Record<string, unknown>,
+  };
+  server = await start({ chains });
+  // Another install on the same chain (own relay, own database), with a prover that cannot finish.
+  second = await start({ chains, proverTimeoutMs: 1 });
+  a = await server.signup({ entityName: 'Alpha' });
+  b = await server.signup({ entityName: 'Beta' });
+  const initA = await a.post('/api/privacy/initialize', { entityId: a.entityId });
+  await b.post('/api/privacy/initialize', { entityId: b.entityId });
+  accountA = initA.body.accounts.find((x: { chain: string }) => x.chain === 'local').address;
+  const status = await a.get('/api/privacy/status');
+  const relayer = status.body.chains.find((c: { chain: string }) => c.chain === 'local').relayerAddress as Address;
+  await fund(accountA, '5', parseEther('1000'));
+  await fund(relayer, '5');
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of servers) {
+    await closeProver(s.ctx);
+    await s.close();
+  }
+  await devnet?.stop();
+});
+
+describe('shielded transfers on the devnet', () => {
+  it('A shields native ETH and the test token from its smart account', async () => {
+    const eth = await a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('1').toString(), chain: 'local' });
+    expect(eth.status, JSON.stringify(eth.body)).toBe(200);
+    expect(eth.body).toMatchObject({ success: true, chain: 'local', token: '0x0000000000000000000000000000000000000000', amount: '1000000000000000000' });
+    expect(eth.body.userOpHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(eth.body.noteCommitment).toMatch(/^0x[0-9a-f]{64}$/);
+    const btt = await a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('500').toString(), token, chain: 'local' });
+    expect(btt.status, JSON.stringify(btt.body)).toBe(200);
+
+    await until('both shields confirmed', server, async () => (await history(a)).filter((h) => h.kind === 'shielded' && h.status === 'confirmed').length === 2);
+    expect(await balanceOf(a, 'local', '0x0000000000000000000000000000000000000000')).toBe(parseEther('1'));
+    expect(await balanceOf(a, 'local', token)).toBe(parseEther('500'));
+    // The pool holds the tokens; the account paid them.
+    const poolTokens = await devnet.publicClient.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [devnet.config.pool as Address] });
+    expect(poolTokens).toBe(parseEther('500'));
+    const notes = await a.get('/api/privacy/notes?chain=local');
+    expect(notes.body.notes.map((n: { commitment: string }) => n.commitment)).toEqual(expect.arrayContaining([eth.body.noteCommitment, btt.body.noteCommitment]));
+
+    const events = server.ctx.sqlite.prepare("select type from outbox where entity_id = ? and type like 'transfer.%'").all(a.entityId) as { type: string }[];
+    expect(events.map((e) => e.type)).toEqual(['transfer.shielded', 'transfer.shielded']);
+    const ledger = server.ctx.sqlite.prepare("select payload from ledger_events where entity_id = ? and type = 'transfer_shielded'").all(a.entityId) as { payload: string }[];
+    expect(ledger.map((l) => JSON.parse(l.payload))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ direction: 'shield', currency: 'ETH/18', amount: '1' }), expect.objectContaining({ direction: 'shield', currency: 'BTT/18', amount: '500' })]),
+    );
+  }, 120_000);
+
+  it('A proves a transfer to B; the relay submits it without authentication, once', async () => {
+    const bAddress = (await b.get('/api/privacy/status')).body.shieldedAddress;
+    const bundle = await a.post('/api/privacy/prove-transfer', { entityId: a.entityId, recipientAddress: bAddress, amount: parseEther('0.3').toString(), chain: 'local' });
+    expect(bundle.status, JSON.stringify(bundle.body)).toBe(200);
+    expect(bundle.body).toMatchObject({ success: true, chain: 'local', extAmount: '0', fee: '0' });
+    expect(bundle.body.proofId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bundle.body.proof).toMatch(/^0x[0-9a-f]{512}$/);
+    expect(bundle.body.nullifierHashes).toHaveLength(2);
+    expect(bundle.body.newCommitments).toHaveLength(2);
+    expect(bundle.body.encryptedNotesRecipient).toHaveLength(2);
+    expect(bundle.body.encryptedNotesSender).toHaveLength(2);
+
+    const { success: _s, proofId: _p, ...payload } = bundle.body;
+    const relayed = await server.anon.post('/api/relay/transfer', payload);
+    expect(relayed.status, JSON.stringify(relayed.body)).toBe(200);
+    expect(relayed.body).toMatchObject({ success: true, replayed: false });
+    const again = await server.anon.post('/api/relay/transfer', payload);
+    expect(again.body).toEqual({ success: true, userOpHash: relayed.body.userOpHash, replayed: true });
+
+    await until("B's received note", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.3'));
+    expect(await balanceOf(a, 'local', '0x0000000000000000000000000000000000000000')).toBe(parseEther('0.7'));
+    const received = (await history(b)).find((h) => h.kind === 'received');
+    expect(received).toMatchObject({ status: 'confirmed', amount: parseEther('0.3').toString(), chain: 'local' });
+    await until("A's sent activity confirmed", server, async () => (await history(a)).some((h) => h.kind === 'sent' && h.status === 'confirmed' && h.userOpHash === relayed.body.userOpHash));
+    const notifications = await b.get('/api/notifications');
+    expect(notifications.body.map((n: { title: string }) => n.title)).toContain('Received 0.3 ETH privately');
+
+    // The same bundle through another relay: the pool has spent its nullifiers.
+    const elsewhere = await second.anon.post('/api/relay/transfer', payload);
+    expect(elsewhere).toMatchObject({ status: 409, body: { error: 'Spent nullifier' } });
+  }, 120_000);
+
+  it('B unshields to a fresh address whose balance rises by the amount', async () => {
+    const fresh = privateKeyToAddress(generatePrivateKey());
+    expect(await devnet.publicClient.getBalance({ address: fresh })).toBe(0n);
+    const res = await b.post('/api/privacy/unshield', { entityId: b.entityId, amount: parseEther('0.1').toString(), recipient: fresh, chain: 'local' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, chain: 'local', amount: parseEther('0.1').toString(), recipient: fresh });
+    await until('the withdrawal', server, async () => (await devnet.publicClient.getBalance({ address: fresh })) === parseEther('0.1'));
+    await until("B's balance", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.2'));
+    await until('unshield confirmed', server, async () => (await history(b)).some((h) => h.kind === 'unshielded' && h.status === 'confirmed'));
+    const ledger = server.ctx.sqlite.prepare("select payload from ledger_events where entity_id = ? and type = 'transfer_shielded'").all(b.entityId) as { payload: string }[];
+    expect(ledger.map((l) => JSON.parse(l.payload))).toEqual([expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.1' })]);
+  }, 120_000);
+
+  it('refuses a transfer beyond the shielded balance', async () => {
+    const aAddress = (await a.get('/api/privacy/status')).body.shieldedAddress;
+    const res = await b.post('/api/privacy/prove-transfer', { entityId: b.entityId, recipientAddress: aAddress, amount: parseEther('5').toString(), chain: 'local' });
+    expect(res).toMatchObject({ status: 400, body: { error: 'Insufficient shielded balance', details: { available: parseEther('0.2').toString(), requested: parseEther('5').toString() } } });
+    const tokens = await b.post('/api/privacy/unshield', { entityId: b.entityId, amount: '1', token, chain: 'local' });
+    expect(tokens).toMatchObject({ status: 400, body: { error: 'Insufficient shielded balance' } });
+  });
+
+  it('the relay refuses a root older than the last 100 insertions', async () => {
+    const shield = await a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('0.05').toString(), chain: 'harness' });
+    expect(shield.status, JSON.stringify(shield.body)).toBe(200);
+    await until('harness shield', server, async () => (await balanceOf(a, 'harness', '0x0000000000000000000000000000000000000000')) === parseEther('0.05'));
+    const bAddress = (await b.get('/api/privacy/status')).body.shieldedAddress;
+    const bundle = await a.post('/api/privacy/prove-transfer', { entityId: a.entityId, recipientAddress: bAddress, amount: parseEther('0.01').toString(), chain: 'harness' });
+    expect(bundle.status, JSON.stringify(bundle.body)).toBe(200);
+    for (let i = 0; i < 101; i++) {
+      const hash = await devnet.deployer.writeContract({ address: harnessPool, abi: harnessAbi, functionName: 'insertPairForTest', args: [BigInt(2 * i + 1), BigInt(2 * i + 2)] });
+      if (i === 100) await devnet.publicClient.waitForTransactionReceipt({ hash });
+    }
+    const known = await devnet.publicClient.readContract({ address: harnessPool, abi: shieldedPoolAbi, functionName: 'isKnownRoot', args: [BigInt(bundle.body.root)] });
+    expect(known).toBe(false);
+    const { success: _s, proofId: _p, ...payload } = bundle.body;
+    const relayed = await server.anon.post('/api/relay/transfer', payload);
+    expect(relayed).toMatchObject({ status: 409, body: { error: 'Invalid Merkle root' } });
+  }, 180_000);
+
+  it('a prover that exceeds its timeout answers Prover timeout', async () => {
+    const c = await second.signup();
+    await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
+    expect(res).toMatchObject({ status: 504, body: { error: 'Prover timeout' } });
+  }, 60_000);
+
+  it('the bundler rejects an operation the account cannot pay for, with its reason', async () => {
+    const c = await server.signup();
+    await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expect(res.body.error).toBe('Bundler rejection');
+    expect(res.body.details.reason).toMatch(/\S/);
+    const failed = (await history(c)).find((h) => h.kind === 'shielded');
+    expect(failed).toMatchObject({ status: 'failed' });
+  }, 60_000);
+
+  it('a bundler that does not answer: Bundler submission failed', async () => {
+    const down = await start({ chains: { local: { ...devnet.config, bundlerUrl: 'http://127.0.0.1:9/' } as unknown as Record<string, unknown> } });
+    const c = await down.signup();
+    await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
+    expect(res).toMatchObject({ status: 502, body: { error: 'Bundler submission failed' } });
+  });
+});
+
+const harnessAbi = [
+  { type: 'function', name: 'insertPairForTest', stateMutability: 'nonpayable', inputs: [{ name: 'left', type: 'uint256' }, { name: 'right', type: 'uint256' }], outputs: [] },
+] as const;
+
