@@ -32,7 +32,22 @@ test('upload → folder and reorder → request → place fields → send → si
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
   // Request signatures: add a signer, drag a signature field onto page 1, send.
+  // Share the folder with the member role (view only), then take the grant back.
+  await page.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByText('Everyone in this entity can see this folder')).toBeVisible();
+  await page.getByLabel('Access').selectOption('view');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add' }).click();
+  await expect(page.getByRole('list', { name: 'Grants' })).toContainText('Everyone with role member');
+  await screenshot(page, 'folder-share');
+  const grants = await client.get(`/api/documents/folders/${folders.body[0].id}/grants`);
+  expect(grants.body).toMatchObject([{ role: 'member', level: 'view' }]);
+  await page.getByRole('button', { name: 'Remove grant' }).click();
+  await expect(page.getByText('Everyone in this entity can see this folder')).toBeVisible();
+  await page.getByRole('button', { name: 'Done' }).click();
+
   await items.first().getByRole('button', { name: 'Request signatures' }).click();
+  await page.getByLabel('Message to signers').fill('Please sign by Friday.');
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Send for signature')).toBeVisible();
   await page.getByLabel('Name').fill('Grace Hopper');
   await page.getByLabel('E-mail').fill('grace@example.com');

@@ -140,6 +140,14 @@ describe('folder grants', () => {
     const grants = await owner.get(`/api/documents/folders/${folder.body.id}/grants`);
     expect(grants.body).toHaveLength(2);
 
+    // Signature requests on a restricted document are hidden the same way.
+    const request = await owner.post('/api/documents/signature-requests', { documentId: doc.body.id, title: 'Payroll sign-off' });
+    expect(request.status).toBe(201);
+    expect((await colleague.get('/api/documents/signature-requests')).body.map((r: { id: string }) => r.id)).not.toContain(request.body.id);
+    expect((await colleague.get(`/api/documents/signature-requests/${request.body.id}`)).status).toBe(404);
+    expect((await colleague.post('/api/documents/signature-requests', { documentId: doc.body.id, title: 'x' })).status).toBe(400);
+    expect((await member.get(`/api/documents/signature-requests/${request.body.id}`)).status).toBe(200);
+
     // Removing every grant opens the folder again.
     const removed = await owner.delete(`/api/documents/folders/${folder.body.id}/grants`, { userId: member.user.id });
     expect(removed.status).toBe(200);

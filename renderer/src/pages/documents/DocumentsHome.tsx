@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { api } from '../../api';
 import { Button, Card, EmptyState, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
 import { useAction, useAsync } from '../../ui/hooks';
@@ -8,10 +7,11 @@ import { DocumentList } from './DocumentList';
 import { FolderModal } from './FolderModal';
 import { FolderTree } from './FolderTree';
 import { PdfPages } from './PdfPages';
-import type { DocumentItem, Folder, SignatureRequest } from './types';
+import { NewRequestModal } from './NewRequestModal';
+import { ShareFolderModal } from './ShareFolderModal';
+import type { DocumentItem, Folder } from './types';
 
 export function DocumentsHome() {
-  const navigate = useNavigate();
   const [folderId, setFolderId] = useState<string | null>(null);
   const [editing, setEditing] = useState<'new' | Folder | null>(null);
   const [preview, setPreview] = useState<DocumentItem | null>(null);
@@ -39,10 +39,8 @@ export function DocumentsHome() {
     setFolderId(current.parentId);
     await folders.reload();
   });
-  const request = useAction(async (d: DocumentItem) => {
-    const r = await api.post<SignatureRequest>('/api/documents/signature-requests', { documentId: d.id, title: d.name.replace(/\.pdf$/i, '') });
-    navigate(`/documents/requests/${r.id}`);
-  });
+  const [requesting, setRequesting] = useState<DocumentItem | null>(null);
+  const [sharing, setSharing] = useState<Folder | null>(null);
 
   return (
     <div className="docs-layout">
@@ -58,6 +56,9 @@ export function DocumentsHome() {
               <>
                 <Button variant="ghost" onClick={() => setEditing(current)}>
                   Edit folder
+                </Button>
+                <Button variant="ghost" onClick={() => setSharing(current)}>
+                  Share
                 </Button>
                 <Button variant="ghost" busy={removeFolder.pending} onClick={() => void removeFolder.run()}>
                   Delete folder
@@ -77,7 +78,7 @@ export function DocumentsHome() {
             <div style={{ width: `${progress * 100}%` }} />
           </div>
         )}
-        <ErrorBanner error={upload.error ?? docs.error ?? reorder.error ?? removeFolder.error ?? request.error} />
+        <ErrorBanner error={upload.error ?? docs.error ?? reorder.error ?? removeFolder.error} />
         {current && <Notice>Drag documents to set their order in this folder.</Notice>}
         {docs.data === undefined ? (
           <Spinner />
@@ -86,7 +87,7 @@ export function DocumentsHome() {
             Upload a PDF to store it here and send it for signature.
           </EmptyState>
         ) : (
-          <DocumentList documents={docs.data} onOpen={setPreview} onReorder={current?.access === 'edit' ? (ids) => void reorder.run(ids) : undefined} onRequest={(d) => void request.run(d)} />
+          <DocumentList documents={docs.data} onOpen={setPreview} onReorder={current?.access === 'edit' ? (ids) => void reorder.run(ids) : undefined} onRequest={setRequesting} />
         )}
       </Card>
       {editing && (
@@ -102,6 +103,8 @@ export function DocumentsHome() {
           }}
         />
       )}
+      {sharing && <ShareFolderModal folder={sharing} onClose={() => setSharing(null)} />}
+      {requesting && <NewRequestModal document={requesting} onClose={() => setRequesting(null)} />}
       {preview && (
         <Modal title={preview.name} onClose={() => setPreview(null)}>
           <PdfPages path={`/api/documents/${preview.id}/content`} width={560} />
