@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { presentEvent } from './present.js';
 import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
@@ -7,6 +7,8 @@ export interface EventFilter {
   postingStatus?: PostingStatus;
   type?: string;
   correlationId?: string;
+  from?: string;
+  to?: string;
 }
 
 function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
@@ -15,6 +17,8 @@ function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | und
     withStatus && f.postingStatus ? eq(ledgerEvents.postingStatus, f.postingStatus) : undefined,
     f.type ? eq(ledgerEvents.type, f.type) : undefined,
     f.correlationId ? eq(ledgerEvents.correlationId, f.correlationId) : undefined,
+    f.from ? gte(ledgerEvents.timestamp, new Date(f.from).toISOString()) : undefined,
+    f.to ? lte(ledgerEvents.timestamp, new Date(f.to).toISOString()) : undefined,
   );
 }
 

@@ -103,6 +103,8 @@ export const listEventsQuery = z.object({
   postingStatus: postingStatusSchema.optional().meta({ description: 'Filter by posting status' }),
   type: z.string().min(1).max(80).optional().meta({ description: 'Filter by event type' }),
   correlationId: z.string().min(1).max(200).optional().meta({ description: 'Filter by correlationId' }),
+  from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only events whose business timestamp is ≥ from' }),
+  to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only events whose business timestamp is ≤ to' }),
   view: z.literal('statusCounts').optional().meta({ description: '`statusCounts`: return `{ counts, total }` (counts per posting status for the other filters, ignoring postingStatus and pagination) instead of events' }),
   page: pageParam,
   pageSize: pageSizeParam,

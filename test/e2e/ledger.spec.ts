@@ -20,6 +20,10 @@ test('post an event through the API, see it in the UI, reclassify it there, see 
   await expect(page.locator('[data-count="posted"]')).toHaveText('2');
   await expect(page.locator('[data-count="failed"]')).toHaveText('1');
   await screenshot(page, 'ledger-events');
+  await page.getByLabel('To').fill('2020-01-01');
+  await expect(page.getByText('No events match')).toBeVisible();
+  await page.getByLabel('To').fill('');
+  await expect(row).toBeVisible();
 
   await row.click();
   const detail = page.getByTestId('ledger-event-detail');

@@ -55,6 +55,17 @@ describe('GET /api/ledger/events', () => {
     expect((await c.get('/api/ledger/events?postingStatus=done')).status).toBe(400);
   });
 
+  it('filters by business timestamp with from and to', async () => {
+    const d = await server.signup();
+    const dated = await postEvent(d, { ...invoice('1.00', '0'), timestamp: '2025-06-15T12:00:00Z' });
+    await postEvent(d, { ...invoice('2.00', '0'), timestamp: '2025-07-01T00:00:00Z' });
+    const june = await d.get('/api/ledger/events?from=2025-06-01T00:00:00Z&to=2025-06-30T23:59:59Z');
+    expect(june.body.events.map((e: any) => e.id)).toEqual([dated.id]);
+    expect((await d.get('/api/ledger/events?view=statusCounts&from=2025-06-01T00:00:00Z&to=2025-06-30T23:59:59Z')).body.total).toBe(1);
+    expect((await d.get('/api/ledger/events?from=2025-06-20T00:00:00Z')).body.total).toBe(1);
+    expect((await d.get('/api/ledger/events?from=june')).status).toBe(400);
+  });
+
   it('returns counts per status with view=statusCounts', async () => {
     const res = await c.get('/api/ledger/events?view=statusCounts');
     expect(res.status).toBe(200);

@@ -16,6 +16,8 @@ export function EventsView() {
   const session = useSession();
   const [status, setStatus] = useState<Filter>('all');
   const [type, setType] = useState('');
+  const [fromDate, setFromDate] = useState('');
+  const [toDate, setToDate] = useState('');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [detailId, setDetailId] = useState<string | null>(null);
@@ -23,8 +25,10 @@ export function EventsView() {
   const [version, setVersion] = useState(0);
 
   const types = useAsync(() => api.get<EventType[]>('/api/ledger/event-types'));
-  const counts = useAsync(() => api.get<StatusCounts>('/api/ledger/events', { view: 'statusCounts', type }), [type, version]);
-  const events = useAsync(() => api.get<EventPage>('/api/ledger/events', { postingStatus: status === 'all' ? undefined : status, type, page, pageSize: PAGE_SIZE }), [status, type, page, version]);
+  // Whole days in UTC, like the trial balance's "as of".
+  const range = { type, from: fromDate ? `${fromDate}T00:00:00.000Z` : undefined, to: toDate ? `${toDate}T23:59:59.999Z` : undefined };
+  const counts = useAsync(() => api.get<StatusCounts>('/api/ledger/events', { view: 'statusCounts', ...range }), [type, fromDate, toDate, version]);
+  const events = useAsync(() => api.get<EventPage>('/api/ledger/events', { postingStatus: status === 'all' ? undefined : status, ...range, page, pageSize: PAGE_SIZE }), [status, type, fromDate, toDate, page, version]);
 
   const refresh = () => setVersion((v) => v + 1);
   const choose = (s: Filter) => {
@@ -69,6 +73,14 @@ export function EventsView() {
               </option>
             ))}
           </select>
+          <label className="muted" htmlFor="ledger-from">
+            From
+          </label>
+          <input id="ledger-from" type="date" className="input" style={{ width: 150 }} value={fromDate} onChange={(e) => (setFromDate(e.target.value), setPage(1))} />
+          <label className="muted" htmlFor="ledger-to">
+            To
+          </label>
+          <input id="ledger-to" type="date" className="input" style={{ width: 150 }} value={toDate} onChange={(e) => (setToDate(e.target.value), setPage(1))} />
         </div>
         <div className="row">
           {session.can('LEDGER.POST') && (
@@ -87,7 +99,7 @@ export function EventsView() {
       {events.loading && !events.data ? (
         <Spinner />
       ) : rows.length === 0 ? (
-        <EmptyState icon="⚖" title={status === 'all' && !type ? 'No ledger events yet' : 'No events match'}>
+        <EmptyState icon="⚖" title={status === 'all' && !type && !fromDate && !toDate ? 'No ledger events yet' : 'No events match'}>
           Business events arrive from integrations through <code>POST /api/ledger/events</code>, or record one here.
         </EmptyState>
       ) : (
