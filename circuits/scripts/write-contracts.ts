@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileContracts, contractSources, solcSettings, solcVersion, type ContractArtifact } from './compile-contracts.js';
 import { hashFiles } from './manifest.js';
+import { poseidonHasherPath, renderPoseidonHasher } from './generate-poseidon.js';
 import { contractsOutDir, repoRoot } from './paths.js';
 
 export const abiModulePath = path.join(repoRoot, 'server', 'privacy', 'contract-abis.ts');
@@ -25,7 +26,7 @@ export function renderContractsManifest(artifacts: ContractArtifact[]): string {
   const manifest = {
     solc: solcVersion(),
     settings: solcSettings,
-    hasher: 'PoseidonT3 from circomlibjs poseidonContract.createCode(2)',
+    hasher: 'PoseidonHasher (generated Yul, used by the pool); PoseidonT3 = circomlibjs poseidonContract.createCode(2), kept for comparison',
     sources: hashFiles(Object.values(contractSources).filter((f) => existsSync(f))),
     artifacts: hashFiles(artifacts.map((a) => path.join(contractsOutDir, `${a.contractName}.json`))),
   };
@@ -33,6 +34,7 @@ export function renderContractsManifest(artifacts: ContractArtifact[]): string {
 }
 
 export function writeContracts(): ContractArtifact[] {
+  writeFileSync(poseidonHasherPath, renderPoseidonHasher());
   const artifacts = compileContracts();
   mkdirSync(contractsOutDir, { recursive: true });
   for (const a of artifacts) writeFileSync(path.join(contractsOutDir, `${a.contractName}.json`), renderArtifact(a));

@@ -37,6 +37,28 @@ export const groth16VerifierAbi = [
   }
 ] as const;
 
+export const poseidonHasherAbi = [
+  {
+    "inputs": [
+      {
+        "internalType": "uint256[2]",
+        "name": "inputs",
+        "type": "uint256[2]"
+      }
+    ],
+    "name": "poseidon",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "out",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "pure",
+    "type": "function"
+  }
+] as const;
+
 export const poseidonT3Abi = [
   {
     "constant": true,

@@ -2,7 +2,7 @@
 // fresh process would) against our warm worker on the same input, off-chain verification, and
 // the gas of each pool operation on the devnet. Prints figures and ratios; asserts nothing.
 import { performance } from 'node:perf_hooks';
-import { parseEther, type Address } from 'viem';
+import { encodeFunctionData, parseEther, type Address } from 'viem';
 import * as snarkjs from 'snarkjs';
 import {
   JoinSplitProver,
@@ -19,7 +19,7 @@ import {
   verifyJoinSplitProof,
   type CircuitInput,
 } from '../../server/privacy/index.js';
-import { devKeys, readArtifact, startDevnet } from '../helpers/devnet.js';
+import { deployContract, devKeys, readArtifact, startDevnet } from '../helpers/devnet.js';
 import { newKeys, treeWithNotes } from '../privacy/fixtures.js';
 import { proveTransaction, sendTransact } from '../privacy/pool-helpers.js';
 
@@ -96,10 +96,16 @@ async function benchGas() {
     const unshield = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: bob, token: ZERO_ADDRESS, amount: parseEther('0.1'), deadline: await deadline(), notes: indexer.unspentNotes(bob, 0n), recipient: user.account.address }));
     const unshieldGas = (await sendTransact(user, client, pool, unshield)).gasUsed;
 
-    const hasher = readArtifact('PoseidonT3');
-    const hasherAddress = (await client.readContract({ address: pool, abi: [{ type: 'function', name: 'hasher', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] }], functionName: 'hasher' })) as Address;
-    const poseidonCall = await client.estimateContractGas({ address: hasherAddress, abi: hasher.abi, functionName: 'poseidon', args: [[1n, 2n]] });
-    return { shieldEth: Number(shieldGas), transferEth: Number(transferGas), unshieldEth: Number(unshieldGas), poseidonCallIncl21kBase: Number(poseidonCall) };
+    // One Poseidon call per implementation, minus the same call to an empty-bodied target
+    // (the precompile at 0x04, identity) to strip the 21k base and calldata cost.
+    const hasherGas: Record<string, number> = {};
+    const baseline = await client.estimateGas({ to: '0x0000000000000000000000000000000000000004', data: encodeFunctionData({ abi: readArtifact('PoseidonHasher').abi, functionName: 'poseidon', args: [[1n, 2n]] }) });
+    for (const name of ['PoseidonHasher', 'PoseidonT3']) {
+      const { address } = await deployContract(devnet.deployer, client, name);
+      const gas = await client.estimateContractGas({ address, abi: readArtifact(name).abi, functionName: 'poseidon', args: [[1n, 2n]] });
+      hasherGas[`${name}PerHash`] = Number(gas - baseline);
+    }
+    return { shieldEth: Number(shieldGas), transferEth: Number(transferGas), unshieldEth: Number(unshieldGas), ...hasherGas };
   } finally {
     await prover.close();
     await devnet.stop();

@@ -17,13 +17,15 @@ import {
   planTransaction,
   planTransfer,
   planUnshield,
+  randomFieldElement,
   shieldedPoolAbi,
   testTokenAbi,
   type OwnedNote,
   type PoolContext,
   type ShieldedKeys,
 } from '../../server/privacy/index.js';
-import { deployAccountAbstraction, deployPool, devKeys, startAnvil, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { deployAccountAbstraction, deployContract, deployPool, devKeys, readArtifact, startAnvil, startDevnet, type Devnet } from '../helpers/devnet.js';
+import { poseidon2 } from 'poseidon-lite';
 import { newKeys, ownNote } from './fixtures.js';
 import { cloneTx, proveTransaction, sendTransact, simulateTransact, type ProvedTransaction } from './pool-helpers.js';
 import { computeCommitment } from '../../server/privacy/note.js';
@@ -66,6 +68,22 @@ afterAll(async () => {
   await prover.close();
   await devnet?.stop();
   console.log('gas used per operation:', Object.fromEntries(Object.entries(gas).map(([k, v]) => [k, Number(v)])));
+});
+
+describe('on-chain Poseidon', () => {
+  it('matches poseidon-lite (the circuit\'s hash) for the pool hasher and the circomlibjs one', async () => {
+    const inputs: [bigint, bigint][] = [[0n, 0n], [1n, 2n], [FIELD_SIZE - 1n, FIELD_SIZE - 2n]];
+    for (let i = 0; i < 5; i++) inputs.push([randomFieldElement(), randomFieldElement()]);
+    for (const name of ['PoseidonHasher', 'PoseidonT3']) {
+      const { address } = await deployContract(devnet.deployer, client, name);
+      const { abi } = readArtifact(name);
+      for (const pair of inputs) {
+        expect(await client.readContract({ address, abi, functionName: 'poseidon', args: [pair] })).toBe(poseidon2(pair));
+      }
+    }
+    const hasher = await client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'hasher' });
+    expect(await client.readContract({ address: hasher, abi: readArtifact('PoseidonHasher').abi, functionName: 'poseidon', args: [[3n, 4n]] })).toBe(poseidon2([3n, 4n]));
+  });
 });
 
 describe('shield → transfer → unshield on the devnet', () => {
