@@ -90,3 +90,21 @@ test('approve a held event in the UI', async ({ signedIn: { page, client }, serv
   await expect(page.getByTestId('ledger-event-detail')).toContainText('Posted');
   await screenshot(page, 'ledger-approved');
 });
+
+test('record an event by hand from the catalogue example', async ({ signedIn: { page }, server }) => {
+  await page.goto(`${server.url}/ledger/events`);
+  await expect(page.getByText('No ledger events yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Record event' }).click();
+  await page.getByLabel('Event type').selectOption('expense_recorded');
+  await expect(page.getByLabel('Payload (JSON)')).toHaveValue(/Design software/);
+  await screenshot(page, 'ledger-record-event');
+  await page.getByRole('button', { name: 'Record and post' }).click();
+  const detail = page.getByTestId('ledger-event-detail');
+  await expect(detail).toContainText('Software and subscriptions');
+  await expect(detail).toContainText('172.80 USD');
+  await page.getByRole('button', { name: 'Close' }).first().click();
+  await page.getByRole('button', { name: 'Record event' }).click();
+  await page.getByLabel('Payload (JSON)').fill('{ "currency": ');
+  await page.getByRole('button', { name: 'Record and post' }).click();
+  await expect(page.getByText('The payload is not valid JSON')).toBeVisible();
+});
