@@ -1,5 +1,6 @@
 // The JoinSplit circuit itself: valid shield / transfer / unshield prove (in the warm worker) and
 // verify; each invalid case fails already at witness generation (wasm calculator, no proving).
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import {
@@ -15,7 +16,7 @@ import {
   type CircuitInput,
   type JoinSplit,
 } from '../../server/privacy/index.js';
-import { hashCommitment } from '../../server/privacy/hash.js';
+import { hashCommitment, hashNullifier } from '../../server/privacy/hash.js';
 import { newKeys, treeWithNotes } from './fixtures.js';
 
 const artifacts = defaultCircuitArtifacts();
@@ -25,6 +26,20 @@ afterAll(async () => {
   await prover.close();
   await releaseCurve();
 });
+
+// Each invalid case must fail at the constraint that forbids it, not somewhere else: failures are
+// located by the source line circom reports, looked up from the constraint's text.
+const circuitSource = readFileSync(new URL('../../circuits/joinsplit.circom', import.meta.url), 'utf8').split('\n');
+function failsAt(constraint: string): RegExp {
+  const line = circuitSource.findIndex((l) => l.includes(constraint)) + 1;
+  if (line === 0) throw new Error(`constraint not found: ${constraint}`);
+  return new RegExp(`Assert Failed[\\s\\S]*JoinSplit_\\d+ line: ${line}\\b`);
+}
+const RANGE = failsAt('outRange[i].in <== outAmount[i]');
+const BALANCE = failsAt('sumIns + publicAmount === sumOuts');
+const DISTINCT_NULLIFIERS = failsAt('sameNullifier[pair].out === 0');
+const MEMBERSHIP = failsAt('inRootCheck[i].in[1] <== inTree[i].root');
+const OUTPUT_COMMITMENT = failsAt('outCommitment[i].commitment === outputCommitment[i]');
 
 async function witness(input: CircuitInput): Promise<void> {
   await snarkjs.wtns.calculate(input, artifacts.wasmPath, { type: 'mem' });
@@ -86,7 +101,7 @@ describe('JoinSplit circuit: witness generation fails for invalid transactions',
     const out = outputs[0];
     (input.outAmount as string[])[0] = String(out.amount + 1n);
     (input.outputCommitment as string[])[0] = String(hashCommitment(out.amount + 1n, out.pubkey, out.blinding, out.token));
-    await expect(witness(input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(input)).rejects.toThrow(BALANCE);
   });
 
   it('an output of 2^128 or more, and a "negative" output wrapping around the field', async () => {
@@ -97,34 +112,38 @@ describe('JoinSplit circuit: witness generation fails for invalid transactions',
       js.input.outputCommitment = js.outputs.map((o, i) => String(hashCommitment(amounts[i], o.pubkey, o.blinding, o.token)));
     };
     set(big, [AMOUNT_LIMIT, 0n], AMOUNT_LIMIT);
-    await expect(witness(big.input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(big.input)).rejects.toThrow(RANGE);
     // 10 = (p - 1) + 11 in the field: balances, but only because an output is "negative".
     const wrap = validTransfer();
     set(wrap, [FIELD_SIZE - 1n, 101n], 0n);
-    await expect(witness(wrap.input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(wrap.input)).rejects.toThrow(RANGE);
   });
 
   it('two inputs with the same nullifier (one note spent twice)', async () => {
     const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [notes[0], notes[0]], outputs: [createNote(140n, bob.pubkey, 0n)], extAmount: 0n, fee: 0n, extDataHash: 3n });
-    await expect(witness(js.input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(js.input)).rejects.toThrow(DISTINCT_NULLIFIERS);
   });
 
   it('a wrong Merkle path for a non-zero input', async () => {
     const { input } = validTransfer();
     (input.inPathElements as string[][])[1][5] = '12345';
-    await expect(witness(input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(input)).rejects.toThrow(MEMBERSHIP);
   });
 
   it('a token mismatch between inputs and outputs', async () => {
     // Outputs claim token 0xbeef while the spent notes (and the public token) are ETH.
     const js = validTransfer();
     js.input.outputCommitment = js.outputs.map((o) => String(hashCommitment(o.amount, o.pubkey, o.blinding, 0xbeefn)));
-    await expect(witness(js.input)).rejects.toThrow(/Assert Failed/);
+    await expect(witness(js.input)).rejects.toThrow(OUTPUT_COMMITMENT);
     // Or the whole transaction claims another token: the spent ETH notes are then not in the tree.
     const relabelled = validTransfer();
     relabelled.input.token = String(0xbeefn);
     relabelled.input.outputCommitment = relabelled.outputs.map((o) => String(hashCommitment(o.amount, o.pubkey, o.blinding, 0xbeefn)));
-    await expect(witness(relabelled.input)).rejects.toThrow(/Assert Failed/);
+    // Nullifiers consistent with the relabelled notes, so only membership can catch it.
+    relabelled.input.inputNullifier = [notes[0], notes[1]].map((n) =>
+      String(hashNullifier(alice.spendingKey, hashCommitment(n.amount, n.pubkey, n.blinding, 0xbeefn), n.leafIndex)),
+    );
+    await expect(witness(relabelled.input)).rejects.toThrow(MEMBERSHIP);
   });
 });
 
