@@ -71,7 +71,7 @@ export function listDocuments(ctx: Context, entityId: string, accessor: Accessor
   }
   if (query.search) where.push(sql`instr(lower(${documents.name}), lower(${query.search})) > 0`);
   const visible = visibleFolderIds(ctx, entityId, accessor);
-  if (visible) where.push(or(isNull(documents.folderId), inArray(documents.folderId, [...visible])));
+  if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
   const order = query.folderId ? folderOrder : [desc(documents.createdAt), desc(documents.id)];
   return ctx.db
     .select()

@@ -123,7 +123,7 @@ export function listSignatureRequests(ctx: Context, entityId: string, accessor: 
   const where: (SQL | undefined)[] = [eq(signatureRequests.entityId, entityId)];
   if (query.status) where.push(eq(signatureRequests.status, query.status));
   const visible = visibleFolderIds(ctx, entityId, accessor);
-  if (visible) where.push(or(isNull(documents.folderId), inArray(documents.folderId, [...visible])));
+  if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
   return ctx.db
     .select({ r: signatureRequests, documentName: documents.name })
     .from(signatureRequests)

@@ -156,6 +156,23 @@ describe('folder grants', () => {
     expect(ids((await colleague.get('/api/documents/folders')).body)).toContain(folder.body.id);
   });
 
+  it('lists only unfiled documents for a member who can see no folder at all', async () => {
+    const boss = await server.signup();
+    const staff = await addMember(server, boss, 'member');
+    const secret = await boss.post('/api/documents/folders', { name: 'Board' });
+    await boss.post(`/api/documents/folders/${secret.body.id}/grants`, { role: 'viewer', level: 'view' });
+    const hidden = await uploadPdf(boss, { folderId: secret.body.id });
+    const open = await uploadPdf(boss);
+    await boss.post('/api/documents/signature-requests', { documentId: hidden.body.id, title: 'Board resolution' });
+    expect((await staff.get('/api/documents/folders')).body).toEqual([]);
+    const docs = await staff.get('/api/documents');
+    expect(docs.status).toBe(200);
+    expect(ids(docs.body)).toEqual([open.body.id]);
+    const requests = await staff.get('/api/documents/signature-requests');
+    expect(requests.status).toBe(200);
+    expect(requests.body).toEqual([]);
+  });
+
   it('validates grant bodies', async () => {
     const folder = await owner.post('/api/documents/folders', { name: 'Shared' });
     const url = `/api/documents/folders/${folder.body.id}/grants`;
