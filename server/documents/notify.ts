@@ -55,7 +55,14 @@ export function queueCancelledMail(tx: Db, ctx: Context, r: RequestRow, s: Signe
 }
 
 /** Tells the request's creator (in-app notification and e-mail) (or, for requests made with an API key, the owners) what happened. */
-export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: 'completed' | 'declined', detail: string): void {
+const OWNER_TEXT = {
+  completed: { title: 'Signed by everyone', subject: 'Completed', line: 'has been signed by everyone.' },
+  declined: { title: 'Declined', subject: 'Declined', line: 'was declined.' },
+  expired: { title: 'Expired', subject: 'Expired', line: 'expired before everyone signed.' },
+} as const;
+
+export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof typeof OWNER_TEXT, detail: string): void {
+  const t = OWNER_TEXT[event];
   const members = listMembers(ctx, r.entityId);
   const creator = members.find((m) => m.userId === r.createdBy);
   const recipients = creator ? [creator] : members.filter((m) => m.role === 'owner');
@@ -64,11 +71,11 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: 'comp
       entityId: r.entityId,
       userId: m.userId,
       type: `signature_request.${event}`,
-      title: event === 'completed' ? `Signed by everyone: ${r.title}` : `Declined: ${r.title}`,
+      title: `${t.title}: ${r.title}`,
       body: detail || null,
       link: `/documents/requests/${r.id}`,
     });
-    const lines = [`Hello ${m.name},`, event === 'completed' ? `"${r.title}" has been signed by everyone.` : `"${r.title}" was declined. ${detail}`];
-    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: event === 'completed' ? `Completed: "${r.title}"` : `Declined: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } });
+    const lines = [`Hello ${m.name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
+    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } });
   }
 }

@@ -7,7 +7,7 @@ import type { Accessor } from '../folders/access.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
 import { fieldsOf } from './fields.js';
 import { finalizeRequest } from './finalize.js';
-import { queueCancelledMail, queueSigningMail } from './notify.js';
+import { queueCancelledMail, queueOwnerMail, queueSigningMail } from './notify.js';
 import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestMeta, type RequestRow } from './requests.js';
 import { signatureRequests, signers } from './tables.js';
 
@@ -87,5 +87,6 @@ export function expireRequest(ctx: Context, r: RequestRow): void {
     tx.update(signatureRequests).set({ status: 'expired', expiredAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
     appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'expired', actor: SYSTEM_ACTOR, data: { dueDate: r.dueDate } });
     ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } });
+    queueOwnerMail(tx, ctx, current, 'expired', '');
   });
 }

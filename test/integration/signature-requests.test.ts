@@ -302,6 +302,8 @@ describe('signing with a token', () => {
     expect(detail.body.status).toBe('expired');
     expect(detail.body.expiredAt).toBeTruthy();
     expect(types(detail.body.auditLog)).toContain('expired');
+    const note = server.ctx.sqlite.prepare("select title from notifications where entity_id = ? and type = 'signature_request.expired'").get(owner.entityId) as { title: string } | undefined;
+    expect(note?.title).toBe('Expired: Services agreement');
     const view = await server.anon.get(`/api/sign/${token}`);
     expect(view.body).toMatchObject({ canSign: false, request: { status: 'expired' } });
     expect((await server.anon.post(`/api/sign/${token}`, { action: 'sign', fields: [] })).status).toBe(409);
