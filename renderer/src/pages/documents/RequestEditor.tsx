@@ -30,6 +30,10 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
     setActive(s.id);
     onChange();
   });
+  const reorderSigner = useAction(async (id: string, order: number) => {
+    await api.patch(`/api/documents/signature-requests/${request.id}/signers/${id}`, { order });
+    onChange();
+  });
   const removeSigner = useAction(async (id: string) => {
     await api.delete(`/api/documents/signature-requests/${request.id}/signers/${id}`);
     onChange();
@@ -105,7 +109,7 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
           </div>
         </Card>
         <Card title="Signers">
-          <ErrorBanner error={addSigner.error ?? removeSigner.error} />
+          <ErrorBanner error={addSigner.error ?? removeSigner.error ?? reorderSigner.error} />
           <div className="stack">
             {request.signers.map((s) => (
               <div key={s.id} className="signer-line">
@@ -117,6 +121,19 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
                     <span className="muted">{s.email}</span>
                   </span>
                 </button>
+                {request.signingOrder === 'sequential' && (
+                  <input
+                    className="input"
+                    style={{ width: 56 }}
+                    type="number"
+                    min={1}
+                    max={100}
+                    defaultValue={s.order}
+                    aria-label={`Signing order of ${s.name}`}
+                    title="Signing order (equal numbers sign at the same time)"
+                    onBlur={(e) => Number(e.target.value) !== s.order && void reorderSigner.run(s.id, Number(e.target.value))}
+                  />
+                )}
                 <button className="icon-btn" aria-label={`Remove ${s.name}`} onClick={() => void removeSigner.run(s.id)}>
                   ×
                 </button>
