@@ -5,6 +5,7 @@ import { SigningPage } from './pages/documents/SigningPage';
 import { HelpdeskPage } from './pages/helpdesk/HelpdeskPage';
 import { NotificationsPage } from './pages/notifications/NotificationsPage';
 import { LedgerPage } from './pages/ledger/LedgerPage';
+import { WalletPage } from './pages/wallet/WalletPage';
 
 /**
  * The app's areas. Each area adds one entry; the sidebar is built from `nav` (sorted by `order`).
@@ -21,6 +22,7 @@ export const areaRoutes: AreaRoute[] = [
   { path: 'sign/:token', element: <SigningPage /> },
   { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
   { path: 'helpdesk/*', element: <HelpdeskPage />, nav: { to: '/helpdesk', label: 'Helpdesk', icon: '✉', order: 20 } },
+  { path: 'wallet/*', element: <WalletPage />, nav: { to: '/wallet', label: 'Wallet', icon: '◈', order: 40 } },
   { path: 'notifications', element: <NotificationsPage />, nav: { to: '/notifications', label: 'Notifications', icon: '⚑', order: 80 } },
   { path: 'settings/*', element: <SettingsPage />, nav: { to: '/settings', label: 'Settings', icon: '⚙', order: 90 } },
 ];

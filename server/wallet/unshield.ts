@@ -1,9 +1,11 @@
 // POST /api/privacy/unshield: prove a withdrawal of the entity's notes to a public address
 // (default: the entity's smart account) and submit it through the relay path.
 import { getAddress, isAddress, type Address } from 'viem';
+import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError, HttpError } from '../http/errors.js';
 import { planUnshield } from '../privacy/transaction.js';
 import { parseAmount, parseToken } from './amounts.js';
 import { requireChain } from './chains.js';
@@ -15,6 +17,7 @@ import { insertActivity } from './activity.js';
 import { bundleOf } from './prove-transfer.js';
 import { relayTransfer } from './relay.js';
 import { pingBundler } from './bundler.js';
+import { walletActivity } from './tables.js';
 
 export interface UnshieldInput {
   token?: string;
@@ -44,7 +47,7 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
   const plan = planUnshield({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx), notes, recipient, relayer: relayer.address });
   const proved = await proveTransaction(ctx, plan);
   const proofId = ctx.ids.next();
-  ctx.db.transaction((tx) =>
+  const activity = ctx.db.transaction((tx) =>
     insertActivity(ctx, tx as unknown as Db, {
       entityId,
       chain: chain.name,
@@ -58,6 +61,13 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
       commitments: proved.commitments,
     }),
   );
-  const { userOpHash } = await relayTransfer(ctx, { ...bundleOf(proved), chain: chain.name });
+  let userOpHash: string;
+  try {
+    ({ userOpHash } = await relayTransfer(ctx, { ...bundleOf(proved), chain: chain.name }));
+  } catch (err) {
+    const error = err instanceof HttpError ? err.message : 'Submission failed';
+    ctx.db.update(walletActivity).set({ status: 'failed', error, updatedAt: nowIso(ctx) }).where(eq(walletActivity.id, activity.id)).run();
+    throw err;
+  }
   return { success: true as const, proofId, userOpHash, chain: chain.name, token, amount: amount.toString(), recipient };
 }

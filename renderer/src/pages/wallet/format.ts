@@ -1,0 +1,51 @@
+import { formatUnits, parseUnits } from 'viem';
+import { ApiError } from '../../api';
+import type { TokenBalance } from './types';
+
+/** Base units → a readable amount (trailing zeros trimmed by viem). */
+export function displayAmount(amount: string, decimals: number | null): string {
+  if (decimals === null) return amount;
+  return formatUnits(BigInt(amount), decimals);
+}
+
+/** A typed amount in token units ("0.25") → base units, or null when it is not a positive number. */
+export function toBaseUnits(text: string, decimals: number | null): string | null {
+  const t = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  try {
+    const value = decimals === null ? BigInt(t) : parseUnits(t, decimals);
+    return value > 0n ? value.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function tokenLabel(t: Pick<TokenBalance, 'symbol' | 'token'>): string {
+  return t.symbol ?? short(t.token);
+}
+
+export function short(hex: string | null | undefined, head = 8, tail = 6): string {
+  if (!hex) return '—';
+  return hex.length <= head + tail + 1 ? hex : `${hex.slice(0, head)}…${hex.slice(-tail)}`;
+}
+
+/** What each failure of the contract means for the person in front of the screen. */
+const EXPLAIN: Record<string, string> = {
+  'Privacy not initialized': 'Set up the private wallet for this business first.',
+  'Valid amount required': 'Enter an amount greater than zero.',
+  'Wallet infrastructure not configured': 'This chain is not configured: add its RPC, bundler, EntryPoint and pool to the chain settings.',
+  'Bundler submission failed': 'The bundler could not be reached. Check the connection and the chain settings, then try again.',
+  'Bundler rejection': 'The bundler refused the operation',
+  'Insufficient shielded balance': 'Not enough shielded funds of this token (a transfer spends at most two notes).',
+  'Invalid Merkle root': 'The proof is out of date: more than 100 transactions reached the pool since it was built. Send again to prove with a fresh root.',
+  'Spent nullifier': 'These funds were already spent by another transaction.',
+  'Prover timeout': 'Proving took too long and was stopped. Try again when the computer is less busy.',
+};
+
+export function explainError(err: unknown): string {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  const base = EXPLAIN[err.message];
+  if (!base) return err.message;
+  const reason = (err.details as { reason?: string } | undefined)?.reason;
+  return err.message === 'Bundler rejection' && reason ? `${base}: ${reason}` : base;
+}

@@ -1,0 +1,112 @@
+// The Wallet UI on the real devnet: set up → shield → private send between two entities →
+// both balances update (real proofs in the server's prover, real UserOperations through Alto).
+import path from 'node:path';
+import { test, expect, type Browser, type Page } from '@playwright/test';
+import { parseEther, type Address } from 'viem';
+import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
+import { closeProver } from '../../server/wallet/index.js';
+import { screenshot } from './fixtures.js';
+
+let devnet: Devnet;
+let server: TestServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  devnet = await startDevnet();
+  server = await startTestServer({ rendererDir: path.resolve('out/renderer'), backgroundLoops: true, chains: { local: devnet.config as unknown as Record<string, unknown> } });
+});
+
+test.afterAll(async () => {
+  if (server) {
+    await closeProver(server.ctx);
+    await server.close();
+  }
+  await devnet?.stop();
+});
+
+async function fund(address: Address, eth: string) {
+  const hash = await devnet.deployer.sendTransaction({ to: address, value: parseEther(eth) });
+  await devnet.publicClient.waitForTransactionReceipt({ hash });
+}
+
+async function openAs(browser: Browser, client: SessionClient): Promise<Page> {
+  const context = await browser.newContext();
+  const [name, value] = client.cookie.split('=');
+  await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/wallet`);
+  return page;
+}
+
+async function setUp(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Set up the private wallet' })).toBeVisible();
+  await page.getByRole('button', { name: 'Set up private wallet' }).click();
+  await expect(page.getByRole('heading', { name: 'Shielded balance' })).toBeVisible();
+}
+
+test('set up, shield, send privately to another business, balances update', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const a = await server.signup({ entityName: 'Alpha Trading' });
+  const b = await server.signup({ entityName: 'Beta Supplies' });
+  const pageA = await openAs(browser, a);
+  await screenshot(pageA, 'wallet-setup');
+  await setUp(pageA);
+  const pageB = await openAs(browser, b);
+  await setUp(pageB);
+
+  const status = (await a.get('/api/privacy/status')).body;
+  const local = status.chains.find((c: { chain: string }) => c.chain === 'local');
+  await fund(local.accountAddress, '3');
+  await fund(local.relayerAddress, '3');
+
+  // Shield 1 ETH from A's smart account.
+  await pageA.getByRole('button', { name: 'Shield', exact: true }).click();
+  const shieldDialog = pageA.getByRole('dialog', { name: 'Shield funds' });
+  await shieldDialog.getByLabel(/Amount/).fill('0');
+  await shieldDialog.getByRole('button', { name: 'Shield' }).click();
+  await expect(shieldDialog.getByRole('alert')).toHaveText('Enter an amount greater than zero.');
+  await shieldDialog.getByLabel(/Amount/).fill('1');
+  await shieldDialog.getByRole('button', { name: 'Shield' }).click();
+  await expect(shieldDialog.getByRole('status')).toContainText('Proving on this device');
+  await screenshot(pageA, 'wallet-shield-proving');
+  await expect(shieldDialog.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
+  await shieldDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(pageA.getByLabel('ETH balance')).toHaveText('1', { timeout: 60_000 });
+  await expect(pageA.locator('tr[data-activity-kind="shielded"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 30_000 });
+
+  // B's receive address, from B's screen.
+  const bAddress = (await pageB.getByLabel('Shielded address').textContent())!.trim();
+  expect(bAddress).toMatch(/^bzk1[0-9a-f]{136}$/);
+  await screenshot(pageB, 'wallet-receive');
+
+  // A sends 0.25 ETH privately: proved in the browser's server, relayed anonymously.
+  await pageA.getByRole('button', { name: 'Send privately' }).click();
+  const send = pageA.getByRole('dialog', { name: 'Send privately' });
+  await send.getByLabel(/Amount/).fill('0.25');
+  await send.getByLabel('Recipient shielded address').fill(bAddress.slice(0, -2) + (bAddress.endsWith('00') ? '11' : '00'));
+  await send.getByRole('button', { name: 'Prove and send' }).click();
+  await expect(send.getByRole('alert')).toContainText('recipientAddress');
+  await send.getByLabel('Recipient shielded address').fill(bAddress);
+  await send.getByRole('button', { name: 'Prove and send' }).click();
+  await expect(send.getByRole('status')).toContainText(/Proving on this device|Relaying/);
+  await expect(send.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
+  await screenshot(pageA, 'wallet-send-done');
+  await send.getByRole('button', { name: 'Done' }).click();
+
+  await expect(pageA.getByLabel('ETH balance')).toHaveText('0.75', { timeout: 60_000 });
+  await expect(pageA.locator('tr[data-activity-kind="sent"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 60_000 });
+  await expect(pageB.getByLabel('ETH balance')).toHaveText('0.25', { timeout: 60_000 });
+  await expect(pageB.locator('tr[data-activity-kind="received"]')).toContainText('+0.25 ETH');
+  await screenshot(pageA, 'wallet-a');
+  await screenshot(pageB, 'wallet-b');
+
+  // Asking for more than the shielded balance is explained, not just refused.
+  await pageB.getByRole('button', { name: 'Send privately' }).click();
+  const tooMuch = pageB.getByRole('dialog', { name: 'Send privately' });
+  await tooMuch.getByLabel(/Amount/).fill('5');
+  await tooMuch.getByLabel('Recipient shielded address').fill(status.shieldedAddress);
+  await tooMuch.getByRole('button', { name: 'Prove and send' }).click();
+  await expect(tooMuch.getByRole('alert')).toContainText('Not enough shielded funds');
+  await screenshot(pageB, 'wallet-insufficient');
+});
