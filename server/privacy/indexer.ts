@@ -33,6 +33,13 @@ export interface IndexerOptions {
   batchSize?: bigint;
 }
 
+/** What a caller persists to resume indexing without rescanning from the deploy block. */
+export interface IndexerSnapshot {
+  nextBlock: string;
+  commitments: { commitment: string; index: number; encryptedNoteRecipient: Hex; encryptedNoteSender: Hex; blockNumber: string; transactionHash: Hex }[];
+  spentNullifiers: string[];
+}
+
 export class PoolIndexer {
   readonly tree = new MerkleTree();
   readonly commitments: IndexedCommitment[] = [];
@@ -50,6 +57,26 @@ export class PoolIndexer {
     this.pool = options.pool;
     this.nextBlock = options.fromBlock ?? 0n;
     this.batchSize = options.batchSize ?? 2000n;
+  }
+
+  /** JSON-safe state to persist between runs. */
+  snapshot(): IndexerSnapshot {
+    // Both leaves of a pair come from one transaction, so a completed sync never leaves one pending.
+    if (this.pending) throw new Error('Indexer is between the two leaves of a pair');
+    return {
+      nextBlock: String(this.nextBlock),
+      commitments: this.commitments.map((c) => ({ ...c, commitment: String(c.commitment), blockNumber: String(c.blockNumber) })),
+      spentNullifiers: [...this.spentNullifiers].map(String),
+    };
+  }
+
+  static restore(options: Omit<IndexerOptions, 'fromBlock'>, snapshot: IndexerSnapshot): PoolIndexer {
+    const indexer = new PoolIndexer({ ...options, fromBlock: BigInt(snapshot.nextBlock) });
+    for (const c of snapshot.commitments) {
+      indexer.addCommitment({ ...c, commitment: BigInt(c.commitment), blockNumber: BigInt(c.blockNumber) });
+    }
+    for (const n of snapshot.spentNullifiers) indexer.spentNullifiers.add(BigInt(n));
+    return indexer;
   }
 
   /** The last block fully indexed. */

@@ -81,6 +81,12 @@ describe('UserOperation through Alto', () => {
     await indexer.sync();
     expect(indexer.balance(keys, 0n)).toBe(parseEther('0.5'));
     expect(indexer.balance(keys, BigInt(token))).toBe(500n);
+
+    // A persisted snapshot resumes with the same tree and notes (and checks the root on sync).
+    const restored = PoolIndexer.restore({ client, chainId, pool }, JSON.parse(JSON.stringify(indexer.snapshot())));
+    await restored.sync();
+    expect(restored.tree.root).toBe(indexer.tree.root);
+    expect(restored.balance(keys, BigInt(token))).toBe(500n);
     expect(await client.getBalance({ address: pool })).toBe(parseEther('0.5'));
     expect(await client.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [pool] })).toBe(500n);
   }, 180_000);
