@@ -101,3 +101,60 @@ test('upload → folder and reorder → request → place fields → send → si
   await expect(page.getByRole('row', { name: /Services agreement/ })).toContainText('completed');
   await screenshot(page, 'requests-list');
 });
+
+test('a signing link: typed signature, text and checkbox fields; a second signer declines', async ({ signedIn: { page, client } }) => {
+  const upload = await client.request('POST', '/api/documents?name=Order.pdf', { raw: new Uint8Array(await makePdf(1)), headers: { 'content-type': 'application/pdf' } });
+  const created = await client.post('/api/documents/signature-requests', {
+    documentId: upload.body.id,
+    title: 'Purchase order',
+    message: 'Thanks for your order.',
+    signers: [
+      { name: 'Kim Buyer', email: 'kim@example.com' },
+      { name: 'Lee Finance', email: 'lee@example.com' },
+    ],
+  });
+  const [kim, lee] = created.body.signers;
+  await client.post(`/api/documents/signature-requests/${created.body.id}/fields`, {
+    fields: [
+      { signerId: kim.id, type: 'signature', page: 1, x: 0.1, y: 0.75, width: 0.3, height: 0.07 },
+      { signerId: kim.id, type: 'text', page: 1, x: 0.1, y: 0.6, width: 0.4, height: 0.04, label: 'PO number' },
+      { signerId: kim.id, type: 'checkbox', page: 1, x: 0.6, y: 0.6, width: 0.04, height: 0.03, label: 'I agree' },
+      { signerId: lee.id, type: 'signature', page: 1, x: 0.55, y: 0.75, width: 0.3, height: 0.07 },
+    ],
+  });
+  await client.patch(`/api/documents/signature-requests/${created.body.id}`, { action: 'send' });
+  const link = async (signerId: string) => (await client.post(`/api/documents/signature-requests/${created.body.id}/signers/${signerId}/signing-link`, {})).body.url as string;
+
+  await page.goto(await link(kim.id));
+  await expect(page.getByText('Thanks for your order.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Finish signing' })).toBeDisabled();
+  await page.getByRole('button', { name: /^Signature \(required\)/ }).click();
+  await page.getByRole('tab', { name: 'Type' }).click();
+  await page.getByLabel('Type your name').fill('Kim Buyer');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('button', { name: /^Text \(required\)/ }).click();
+  await page.getByRole('textbox', { name: 'PO number' }).fill('PO-4711');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('button', { name: /^Checkbox \(required\)/ }).click();
+  await screenshot(page, 'signing-link');
+  await page.getByRole('button', { name: 'Finish signing' }).click();
+  await expect(page.getByText('The others have been notified.')).toBeVisible();
+  const fields = await client.get(`/api/documents/signature-requests/${created.body.id}/fields`);
+  expect(fields.body.filter((f: { signerId: string }) => f.signerId === kim.id).map((f: { type: string; value: string }) => [f.type, f.value])).toEqual(
+    expect.arrayContaining([
+      ['signature', 'Kim Buyer'],
+      ['text', 'PO-4711'],
+      ['checkbox', 'true'],
+    ]),
+  );
+
+  await page.goto(await link(lee.id));
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await page.getByLabel('Reason (shared with the sender)').fill('Budget not approved');
+  await page.getByRole('dialog').getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByText('You declined this request.')).toBeVisible();
+  const detail = await client.get(`/api/documents/signature-requests/${created.body.id}`);
+  expect(detail.body.status).toBe('declined');
+  expect(detail.body.signers[1]).toMatchObject({ status: 'declined', declineReason: 'Budget not approved' });
+  await screenshot(page, 'signing-declined');
+});

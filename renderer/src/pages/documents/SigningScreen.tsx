@@ -52,7 +52,7 @@ export function SigningScreen({ token, onFinished }: { token: string; onFinished
             label={`${FIELD_LABELS[f.type]}${f.required ? ' (required)' : ''}`}
             onClick={editable ? () => (f.type === 'checkbox' ? setValues({ ...values, [f.id]: values[f.id] !== true }) : setEditing(f)) : undefined}
           >
-            {typeof value === 'string' && value.startsWith('data:image/png') ? <img src={value} alt="Signature" /> : f.type === 'checkbox' ? <span>{value === true || value === 'true' ? '☑' : '☐'}</span> : <span>{value ? String(value) : `${FIELD_LABELS[f.type]}${f.required ? ' *' : ''}`}</span>}
+            {typeof value === 'string' && value.startsWith('data:image/png') ? <img src={value} alt="Signature" /> : f.type === 'checkbox' ? <span>{value === true || value === 'true' ? '☑' : '☐'}</span> : <span style={value && (f.type === 'signature' || f.type === 'initials') ? { fontFamily: 'cursive', fontSize: 18, color: '#0f172a' } : undefined}>{value ? String(value) : `${FIELD_LABELS[f.type]}${f.required ? ' *' : ''}`}</span>}
           </FieldBox>
         );
       });
