@@ -111,7 +111,7 @@ export const updateRequestBody = z
   .object({ action: z.enum(['send', 'cancel', 'complete']) })
   .meta({
     description:
-      '`send` (draft → sent): needs at least one `signer` recipient, each `signer` with at least one signature field, and a future dueDate if set; e-mails the first signer(s) per signing order. `cancel` (draft|sent → cancelled). `complete` (sent → completed): only when every signer, approver and viewer has acted, e.g. after in-person signing whose sealing failed; otherwise 409.',
+      '`send` (draft → sent): needs at least one `signer` recipient, each `signer` with at least one field (approvers may have none; viewers and cc never have fields), and a future dueDate if set; e-mails the first signer(s) per signing order. `cancel` (draft|sent → cancelled). `complete` (sent → completed): only when every signer, approver and viewer has acted, e.g. after in-person signing whose sealing failed; otherwise 409.',
   });
 
 export const updateSignerBody = signerInput.partial();

@@ -30,8 +30,8 @@ export function sendSignatureRequest(ctx: Context, entityId: string, accessor: A
   const all = signersOf(ctx.db, entityId, requestId);
   const fields = fieldsOf(ctx.db, entityId, requestId);
   if (!all.some((s) => s.role === 'signer')) throw new ConflictError('Add at least one signer before sending');
-  const missing = all.filter((s) => s.role === 'signer' && !fields.some((f) => f.signerId === s.id && f.type === 'signature'));
-  if (missing.length) throw new ConflictError('Every signer needs at least one signature field', { signerIds: missing.map((s) => s.id) });
+  const missing = all.filter((s) => s.role === 'signer' && !fields.some((f) => f.signerId === s.id));
+  if (missing.length) throw new ConflictError('Every signer needs at least one field', { signerIds: missing.map((s) => s.id) });
   if (r.dueDate && r.dueDate <= nowIso(ctx)) throw new BadRequestError('dueDate has passed; set a new one before sending');
   const now = nowIso(ctx);
   ctx.db.transaction((tx) => {

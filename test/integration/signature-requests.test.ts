@@ -123,7 +123,7 @@ describe('field overlays', () => {
 });
 
 describe('send, cancel, complete', () => {
-  it('refuses to send without a signer or without a signature field per signer (409)', async () => {
+  it('refuses to send without a signer or with a signer who has no field (409)', async () => {
     const doc = await uploadPdf(owner);
     const empty = await owner.post(base, { documentId: doc.body.id, title: 'Empty' });
     const noSigner = await owner.patch(`${base}/${empty.body.id}`, { action: 'send' });
@@ -133,6 +133,8 @@ describe('send, cancel, complete', () => {
     const res = await owner.patch(`${base}/${noField.body.id}`, { action: 'send' });
     expect(res.status).toBe(409);
     expect(res.body.details.signerIds).toEqual([noField.body.signers[0].id]);
+    await owner.post(`${base}/${noField.body.id}/fields`, { fields: [{ signerId: noField.body.signers[0].id, type: 'text', page: 1, x: 0.1, y: 0.1, width: 0.3, height: 0.05 }] });
+    expect((await owner.patch(`${base}/${noField.body.id}`, { action: 'send' })).status).toBe(200);
     expect((await owner.patch(`${base}/${noField.body.id}`, { action: 'archive' })).status).toBe(400);
   });
 
