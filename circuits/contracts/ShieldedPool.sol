@@ -15,6 +15,7 @@ interface IGroth16Verifier {
 interface IERC20Minimal {
     function transfer(address to, uint256 amount) external returns (bool);
     function transferFrom(address from, address to, uint256 amount) external returns (bool);
+    function balanceOf(address account) external view returns (uint256);
 }
 
 /// Shielded pool: one `transact` shields (extAmount > 0), transfers (0) and unshields (< 0) native
@@ -61,6 +62,7 @@ contract ShieldedPool is MerkleTreeWithHistory {
     error InvalidEthValue();
     error InvalidRecipient();
     error TransferFailed();
+    error UnsupportedToken();
 
     modifier nonReentrant() {
         if (lock != 1) revert Reentrancy();
@@ -139,7 +141,10 @@ contract ShieldedPool is MerkleTreeWithHistory {
                 if (msg.value != amount) revert InvalidEthValue();
             } else {
                 if (msg.value != 0) revert InvalidEthValue();
+                uint256 before = IERC20Minimal(ext.token).balanceOf(address(this));
                 _callToken(ext.token, abi.encodeCall(IERC20Minimal.transferFrom, (msg.sender, address(this), amount)));
+                // A fee-on-transfer or rebasing token would credit notes the pool does not hold.
+                if (IERC20Minimal(ext.token).balanceOf(address(this)) - before != amount) revert UnsupportedToken();
             }
         } else {
             if (msg.value != 0) revert InvalidEthValue();

@@ -269,6 +269,15 @@ describe('rejections', () => {
     expect(await simulateTransact(client, harness.pool, from(), second)).toBe('UnknownRoot');
   }, 120_000);
 
+  it('refuses a fee-on-transfer token (the pool would hold less than the notes say)', async () => {
+    const u = devnet.walletFor(devKeys.user);
+    const fee = (await deployContract(devnet.deployer, client, 'FeeOnTransferToken')).address;
+    await client.waitForTransactionReceipt({ hash: await u.writeContract({ address: fee, abi: testTokenAbi, functionName: 'mint', args: [u.account.address, 1000n] }) });
+    await client.waitForTransactionReceipt({ hash: await u.writeContract({ address: fee, abi: testTokenAbi, functionName: 'approve', args: [pool, 1000n] }) });
+    const shield = await proveTransaction(prover, planShield({ ctx: await ctx(), keys: alice, token: fee, amount: 1000n, deadline: await deadline() }));
+    expect(await simulateTransact(client, pool, u.account.address, shield)).toBe('UnsupportedToken');
+  }, 60_000);
+
   it('refuses a bundle after its deadline', async () => {
     await client.request({ method: 'evm_increaseTime' as never, params: [7200] as never });
     await client.request({ method: 'evm_mine' as never, params: [] as never });
