@@ -60,7 +60,7 @@ const documentRoutes: RouteDef[] = [
       method: 'delete',
       path: '/api/documents/{documentId}',
       summary: 'Delete a document',
-      description: 'Refused (409) while a signature request uses the document.',
+      description: 'Refused (409) while a signature request uses the document (its audit trail refers to the bytes). The bytes stay in the content-addressed blob store, which never overwrites or removes files in place.',
       tags,
       access: edit,
       params: s.documentParams,
