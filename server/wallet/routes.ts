@@ -87,7 +87,7 @@ export const walletRoutes: RouteDef[] = [
       tags,
       access: 'public',
       // Invalid payloads must count against the rate limit too: the body is validated in the handler.
-      body: s.relayBody.catch(() => null as never),
+      body: s.relayBody.catch(() => undefined as never),
       response: s.relayResponse,
       errors: { 409: `${E.invalidRoot} · ${E.spentNullifier}`, 429: 'Rate limited (Retry-After header)', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured },
     },

@@ -12,8 +12,7 @@ const tokenField = z.string().optional().meta({ description: 'ERC-20 contract ad
 /** Amount checks run in the use case so every invalid amount answers `Valid amount required`. */
 const amountField = z
   .string()
-  .optional()
-  .catch(undefined)
+  .catch(undefined as unknown as string)
   .meta({ description: 'Decimal string of base units (wei or token units), greater than zero', example: '1000000000000000' });
 
 export const entityBody = z.object({ entityId: uuid.optional() }).meta({ id: 'PrivacyInitializeBody' });

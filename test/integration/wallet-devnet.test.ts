@@ -129,11 +129,19 @@ describe('shielded transfers on the devnet', () => {
     expect(bundle.body.encryptedNotesSender).toHaveLength(2);
 
     const { success: _s, proofId: _p, ...payload } = bundle.body;
-    const relayed = await server.anon.post('/api/relay/transfer', payload);
+    // Two identical submissions at once: one UserOperation.
+    const [first, concurrent] = await Promise.all([server.anon.post('/api/relay/transfer', payload), server.anon.post('/api/relay/transfer', payload)]);
+    const relayed = first.body.replayed ? concurrent : first;
     expect(relayed.status, JSON.stringify(relayed.body)).toBe(200);
     expect(relayed.body).toMatchObject({ success: true, replayed: false });
+    expect([first.body.userOpHash, concurrent.body.userOpHash]).toEqual([relayed.body.userOpHash, relayed.body.userOpHash]);
     const again = await server.anon.post('/api/relay/transfer', payload);
     expect(again.body).toEqual({ success: true, userOpHash: relayed.body.userOpHash, replayed: true });
+    // Keyed on the nullifiers, not the proof bytes: a re-encoded proof of the same spend is the same bundle.
+    const reencoded = { ...payload, proof: payload.proof.slice(0, -2) + (payload.proof.endsWith('00') ? '01' : '00') };
+    const sameSpend = await server.anon.post('/api/relay/transfer', reencoded);
+    expect(sameSpend.body).toEqual({ success: true, userOpHash: relayed.body.userOpHash, replayed: true });
+    expect(server.ctx.sqlite.prepare('select count(*) as n from wallet_relays').get()).toEqual({ n: 1 });
 
     await until("B's received note", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.3'));
     expect(await balanceOf(a, 'local', '0x0000000000000000000000000000000000000000')).toBe(parseEther('0.7'));
