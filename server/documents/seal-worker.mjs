@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import forge from 'node-forge';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
@@ -31,11 +31,36 @@ function drawable(font, text) {
     .join('');
 }
 
-function fitText(page, font, text, box) {
+/**
+ * A field's box on its page. Fields are placed on the page as displayed (fractions, origin top
+ * left), so a page with /Rotate is mapped back to its unrotated user space, and what is drawn
+ * is turned by the same angle to appear upright. `at(dx, dy)` is the user-space point dx to the
+ * right and dy up from the box's displayed bottom-left corner.
+ */
+function fieldFrame(page, f) {
+  const { x: ox, y: oy, width: W, height: H } = page.getMediaBox();
+  const angle = (((page.getRotation().angle ?? 0) % 360) + 360) % 360;
+  const quarter = angle === 90 || angle === 270;
+  const dw = quarter ? H : W;
+  const dh = quarter ? W : H;
+  const u0 = f.x * dw;
+  const bottom = (f.y + f.height) * dh;
+  const toUser = (u, v) => {
+    if (angle === 90) return { x: ox + v, y: oy + u };
+    if (angle === 180) return { x: ox + W - u, y: oy + v };
+    if (angle === 270) return { x: ox + W - v, y: oy + H - u };
+    return { x: ox + u, y: oy + H - v };
+  };
+  return { w: f.width * dw, h: f.height * dh, rotate: degrees(angle), at: (dx, dy) => toUser(u0 + dx, bottom - dy) };
+}
+
+const INK = rgb(0.05, 0.1, 0.3);
+
+function fitText(page, font, text, frame) {
   const safe = drawable(font, text);
-  let size = Math.min(box.h * 0.7, 24);
-  while (size > 4 && font.widthOfTextAtSize(safe, size) > box.w * 0.96) size -= 0.5;
-  page.drawText(safe, { x: box.x + box.w * 0.02, y: box.y + (box.h - size) / 2 + size * 0.2, size, font, color: rgb(0.05, 0.1, 0.3), maxWidth: box.w });
+  let size = Math.min(frame.h * 0.7, 24);
+  while (size > 4 && font.widthOfTextAtSize(safe, size) > frame.w * 0.96) size -= 0.5;
+  page.drawText(safe, { ...frame.at(frame.w * 0.02, (frame.h - size) / 2 + size * 0.2), size, font, color: INK, rotate: frame.rotate });
 }
 
 async function stampFields(pdf, fields) {
@@ -44,23 +69,22 @@ async function stampFields(pdf, fields) {
   for (const f of fields) {
     if (f.value === null || f.value === '') continue;
     const page = pdf.getPage(f.page - 1);
-    const { width, height } = page.getSize();
-    const box = { x: f.x * width, y: height - (f.y + f.height) * height, w: f.width * width, h: f.height * height };
+    const frame = fieldFrame(page, f);
     if (f.type === 'checkbox') {
       if (f.value !== 'true') continue;
-      const s = Math.min(box.w, box.h) * 0.8;
-      const cx = box.x + box.w / 2;
-      const cy = box.y + box.h / 2;
-      page.drawLine({ start: { x: cx - s / 2, y: cy - s / 2 }, end: { x: cx + s / 2, y: cy + s / 2 }, thickness: 1.5, color: rgb(0.05, 0.1, 0.3) });
-      page.drawLine({ start: { x: cx - s / 2, y: cy + s / 2 }, end: { x: cx + s / 2, y: cy - s / 2 }, thickness: 1.5, color: rgb(0.05, 0.1, 0.3) });
+      const s = Math.min(frame.w, frame.h) * 0.8;
+      const left = (frame.w - s) / 2;
+      const low = (frame.h - s) / 2;
+      page.drawLine({ start: frame.at(left, low), end: frame.at(left + s, low + s), thickness: 1.5, color: INK });
+      page.drawLine({ start: frame.at(left, low + s), end: frame.at(left + s, low), thickness: 1.5, color: INK });
     } else if ((f.type === 'signature' || f.type === 'initials') && f.value.startsWith('data:image/png;base64,')) {
       const png = await pdf.embedPng(Buffer.from(f.value.slice('data:image/png;base64,'.length), 'base64'));
-      const scale = Math.min(box.w / png.width, box.h / png.height);
+      const scale = Math.min(frame.w / png.width, frame.h / png.height);
       const w = png.width * scale;
       const h = png.height * scale;
-      page.drawImage(png, { x: box.x + (box.w - w) / 2, y: box.y + (box.h - h) / 2, width: w, height: h });
+      page.drawImage(png, { ...frame.at((frame.w - w) / 2, (frame.h - h) / 2), width: w, height: h, rotate: frame.rotate });
     } else {
-      fitText(page, f.type === 'signature' || f.type === 'initials' ? script : regular, f.value, box);
+      fitText(page, f.type === 'signature' || f.type === 'initials' ? script : regular, f.value, frame);
     }
   }
 }

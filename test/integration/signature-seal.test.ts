@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import forge from 'node-forge';
 import { PDFDocument, PDFSignature } from 'pdf-lib';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
-import { makeFormPdf } from '../fixtures/pdf.js';
+import { makeFormPdf, makeRotatedPdf } from '../fixtures/pdf.js';
 import { PNG_DATA_URL, signingToken, uploadPdf } from './documents-helpers.js';
 
 let server: TestServer;
@@ -150,6 +150,51 @@ describe('sealed PDF', () => {
       const token = server.ctx.secrets.open(r.token_sealed).toString('utf8');
       expect(r.token_hash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
       expect(r.token_sealed).not.toContain(token);
+    }
+  });
+});
+
+/** Where a text run sits on the page as displayed (fractions, origin top-left) and whether it reads upright. */
+async function textPlacement(pdf: Buffer, pageNumber: number, text: string) {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, isEvalSupported: false, standardFontDataUrl: `${path.resolve('node_modules/pdfjs-dist/standard_fonts')}/` }).promise;
+  const page = await doc.getPage(pageNumber);
+  const viewport = page.getViewport({ scale: 1 });
+  const item = (await page.getTextContent()).items.find((i) => 'str' in i && i.str === text) as { transform: number[] } | undefined;
+  if (!item) throw new Error(`${text} not found on page ${pageNumber}`);
+  const [a, b, , , e, f] = pdfjs.Util.transform(viewport.transform, item.transform);
+  await doc.destroy();
+  return { x: e / viewport.width, y: f / viewport.height, upright: a > 0 && Math.abs(b) < 1e-6 };
+}
+
+describe('fields on rotated pages', () => {
+  it('stamps each value where it was placed on the page as displayed, upright', async () => {
+    const rotations = [0, 90, 180, 270];
+    const doc = await uploadPdf(owner, { data: await makeRotatedPdf(rotations) });
+    expect(doc.body.pages).toEqual([
+      { width: 612, height: 792 },
+      { width: 792, height: 612 },
+      { width: 612, height: 792 },
+      { width: 792, height: 612 },
+    ]);
+    const created = await owner.post(base, { documentId: doc.body.id, title: 'Rotated', signers: [{ name: 'Rex', email: 'rex@example.com' }] });
+    const signerId = created.body.signers[0].id;
+    const box = { x: 0.2, y: 0.3, width: 0.5, height: 0.06 };
+    await owner.post(`${base}/${created.body.id}/fields`, { fields: rotations.map((_, i) => ({ signerId, type: 'text', page: i + 1, label: `p${i + 1}`, ...box })) });
+    await owner.patch(`${base}/${created.body.id}`, { action: 'send' });
+    const token = await signingToken(owner, created.body.id, signerId);
+    const view = await server.anon.get(`/api/sign/${token}`);
+    const signed = await server.anon.post(`/api/sign/${token}`, { action: 'sign', fields: view.body.fields.map((f: { id: string; page: number }) => ({ fieldId: f.id, value: `VALUE${f.page}` })) });
+    expect(signed.body.request.status).toBe('completed');
+    const res = await fetch(`${server.url}${base}/${created.body.id}/document`, { headers: { cookie: owner.cookie, 'x-entity-id': owner.entityId } });
+    const pdf = Buffer.from(await res.arrayBuffer());
+    for (let page = 1; page <= rotations.length; page++) {
+      const at = await textPlacement(pdf, page, `VALUE${page}`);
+      expect(at.upright).toBe(true);
+      expect(at.x).toBeGreaterThanOrEqual(box.x);
+      expect(at.x).toBeLessThan(box.x + 0.05);
+      expect(at.y).toBeGreaterThan(box.y);
+      expect(at.y).toBeLessThanOrEqual(box.y + box.height);
     }
   });
 });
