@@ -69,8 +69,8 @@ export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed:
   let sent = 0;
   let failed = 0;
   for (const m of due) {
-    const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
     try {
+      const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
       const info = await transport.sendMail({ from: ctx.config.mailFrom, to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } });
       ctx.db.transaction((tx) => {
         tx.update(mailOutbox).set({ status: 'sent', attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId: info.messageId ?? null, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
