@@ -12,6 +12,8 @@ export * from './merkle-tree.js';
 export * from './note.js';
 export * from './pool-client.js';
 export * from './proof.js';
+export * from './relay-bundle.js';
+export * from './prove-transaction.js';
 export * from './prover.js';
 export * from './select-notes.js';
 export * from './transaction.js';

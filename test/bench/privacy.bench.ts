@@ -1,6 +1,7 @@
 // Shielded-pool benchmark: a cold snarkjs fullProve (files read and curve built per proof, as a
 // fresh process would) against our warm worker on the same input, off-chain verification, and
 // the gas of each pool operation on the devnet. Prints figures and ratios; asserts nothing.
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { encodeFunctionData, parseEther, type Address } from 'viem';
 import * as snarkjs from 'snarkjs';
@@ -113,8 +114,9 @@ async function benchGas() {
 }
 
 export async function benchPrivacy(runs = 5): Promise<void> {
+  const load = os.loadavg()[0].toFixed(1);
   const proving = await benchProving(runs);
-  console.log('privacy: proving a 2x2 JoinSplit (ms)');
+  console.log(`privacy: proving a 2x2 JoinSplit (ms; ${os.cpus().length} cores, load average ${load} at start)`);
   console.log(`  cold fullProve   p50 ${proving.cold.p50}  p95 ${proving.cold.p95}  (n=${proving.cold.n})`);
   console.log(`  warm worker      p50 ${proving.warm.p50}  p95 ${proving.warm.p95}  (n=${proving.warm.n}; first proof in a new worker ${proving.workerFirstProofMs})`);
   console.log(`  ratio cold/warm  p50 ${(proving.cold.p50 / proving.warm.p50).toFixed(2)}x`);

@@ -1,27 +1,10 @@
 // Helpers for on-chain privacy tests: prove a planned transaction, submit it, and assert a
 // specific custom-error revert through eth_call (no gas spent, state untouched).
 import { BaseError, ContractFunctionRevertedError, type Address, type PublicClient } from 'viem';
-import {
-  buildTransactArgs,
-  shieldedPoolAbi,
-  toSolidityProof,
-  transactValue,
-  type JoinSplitProver,
-  type PlannedTransaction,
-  type TransactArgs,
-} from '../../server/privacy/index.js';
+import { shieldedPoolAbi, type ProvedTransaction } from '../../server/privacy/index.js';
 import type { DevnetWallet } from '../helpers/devnet.js';
 
-export interface ProvedTransaction {
-  planned: PlannedTransaction;
-  args: TransactArgs;
-  value: bigint;
-}
-
-export async function proveTransaction(prover: JoinSplitProver, planned: PlannedTransaction): Promise<ProvedTransaction> {
-  const { proof } = await prover.prove(planned.joinSplit.input);
-  return { planned, args: buildTransactArgs(toSolidityProof(proof), planned.joinSplit.publicSignals, planned.extData), value: transactValue(planned.extData) };
-}
+export { proveTransaction, type ProvedTransaction } from '../../server/privacy/index.js';
 
 export async function sendTransact(wallet: DevnetWallet, client: PublicClient, pool: Address, tx: Pick<ProvedTransaction, 'args' | 'value'>) {
   const hash = await wallet.writeContract({ address: pool, abi: shieldedPoolAbi, functionName: 'transact', args: [tx.args.proof, tx.args.extData], value: tx.value, gas: 3_000_000n });

@@ -17,7 +17,9 @@ import {
   planTransaction,
   planTransfer,
   planUnshield,
+  parseRelayBundle,
   randomFieldElement,
+  toRelayBundle,
   shieldedPoolAbi,
   testTokenAbi,
   type OwnedNote,
@@ -100,7 +102,10 @@ describe('shield → transfer → unshield on the devnet', () => {
     // Bob's address travels as text; the transfer is submitted by someone else (a relayer).
     const bobAddress = decodeAddress(encodeAddress(bob));
     const transfer = await proveTransaction(prover, planTransfer({ ctx: await ctx(), keys: alice, token: ZERO_ADDRESS, amount: parseEther('0.4'), deadline: await deadline(), notes: await unspent(alice, ZERO_ADDRESS), to: bobAddress }));
-    gas.transferEth = (await sendTransact(relayer(), client, pool, transfer)).gasUsed;
+    // It travels to the relayer as the JSON relay bundle and is rebuilt from it.
+    const relayed = parseRelayBundle(JSON.parse(JSON.stringify(toRelayBundle(transfer.args, 'local'))));
+    expect(relayed.chain).toBe('local');
+    gas.transferEth = (await sendTransact(relayer(), client, pool, { args: relayed.args, value: 0n })).gasUsed;
     expect(await client.getBalance({ address: pool })).toBe(poolBefore + parseEther('1'));
     expect((await unspent(bob, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.4')]);
     expect((await unspent(alice, ZERO_ADDRESS)).map((n) => n.amount)).toEqual([parseEther('0.6')]);
