@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
 import { parseEther, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { closeProver } from '../../server/wallet/index.js';
@@ -101,6 +102,19 @@ test('set up, shield, send privately to another business, balances update', asyn
   await screenshot(pageA, 'wallet-a');
   await screenshot(pageB, 'wallet-b');
 
+  // B unshields part of it to a fresh public address.
+  const fresh = privateKeyToAddress(generatePrivateKey());
+  await pageB.getByRole('button', { name: 'Unshield' }).click();
+  const unshield = pageB.getByRole('dialog', { name: 'Unshield to a public address' });
+  await unshield.getByLabel(/Amount/).fill('0.1');
+  await unshield.getByLabel('Public address (optional)').fill(fresh);
+  await unshield.getByRole('button', { name: 'Unshield' }).click();
+  await expect(unshield.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
+  await unshield.getByRole('button', { name: 'Done' }).click();
+  await expect(pageB.getByLabel('ETH balance')).toHaveText('0.15', { timeout: 60_000 });
+  await expect(pageB.locator('tr[data-activity-kind="unshielded"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 60_000 });
+  expect(await devnet.publicClient.getBalance({ address: fresh })).toBe(parseEther('0.1'));
+
   // Asking for more than the shielded balance is explained, not just refused.
   await pageB.getByRole('button', { name: 'Send privately' }).click();
   const tooMuch = pageB.getByRole('dialog', { name: 'Send privately' });
@@ -109,4 +123,24 @@ test('set up, shield, send privately to another business, balances update', asyn
   await tooMuch.getByRole('button', { name: 'Prove and send' }).click();
   await expect(tooMuch.getByRole('alert')).toContainText('Not enough shielded funds');
   await screenshot(pageB, 'wallet-insufficient');
+});
+
+test('a chain without configuration is explained on the wallet page', async ({ browser }) => {
+  const bare = await startTestServer({ rendererDir: path.resolve('out/renderer') });
+  try {
+    const c = await bare.signup({ entityName: 'Gamma Works' });
+    const context = await browser.newContext();
+    const [name, value] = c.cookie.split('=');
+    await context.addCookies([{ name, value, url: bare.url, httpOnly: true, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    await page.goto(`${bare.url}/wallet`);
+    await page.getByRole('button', { name: 'Set up private wallet' }).click();
+    await expect(page.getByText('Wallet infrastructure not configured')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send privately' })).toHaveCount(0);
+    await expect(page.getByLabel('Shielded address')).toHaveText(/^bzk1/);
+    await screenshot(page, 'wallet-not-configured');
+    await context.close();
+  } finally {
+    await bare.close();
+  }
 });

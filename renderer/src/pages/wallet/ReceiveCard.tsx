@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import { Card, CopyField } from '../../ui/components';
 
 /** The entity's shielded address (to receive privately) and its smart account (to fund shielding). */
-export function ReceiveCard({ shieldedAddress, accountAddress, chain }: { shieldedAddress: string; accountAddress: string | null; chain: string }) {
+export function ReceiveCard({ shieldedAddress, accountAddress, chain, configured }: { shieldedAddress: string; accountAddress: string | null; chain: string; configured: boolean }) {
   const [qr, setQr] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -22,11 +22,13 @@ export function ReceiveCard({ shieldedAddress, accountAddress, chain }: { shield
             <CopyField value={shieldedAddress} label="Shielded address" />
             <div className="field-hint">Share it to receive private transfers. Only this device can read what arrives.</div>
           </div>
-          <div>
-            <div className="wallet-label">Smart account on {chain}</div>
-            {accountAddress ? <CopyField value={accountAddress} label="Smart account address" /> : <span className="muted">Not available while the chain cannot be reached.</span>}
-            <div className="field-hint">Public funds sent here can be shielded.</div>
-          </div>
+          {configured && (
+            <div>
+              <div className="wallet-label">Smart account on {chain}</div>
+              {accountAddress ? <CopyField value={accountAddress} label="Smart account address" /> : <span className="muted">Not available while the chain cannot be reached.</span>}
+              <div className="field-hint">Public funds sent here can be shielded.</div>
+            </div>
+          )}
         </div>
       </div>
     </Card>

@@ -128,7 +128,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
             )}
           </Card>
         )}
-        {status.shieldedAddress && <ReceiveCard shieldedAddress={status.shieldedAddress} accountAddress={chain?.accountAddress ?? null} chain={chainName} />}
+        {status.shieldedAddress && <ReceiveCard shieldedAddress={status.shieldedAddress} accountAddress={chain?.accountAddress ?? null} chain={chainName} configured={Boolean(chain?.configured)} />}
         <ErrorBanner error={history.error} onRetry={() => void history.reload()} />
         <HistoryCard items={history.data?.items ?? []} tokens={tokens} />
       </div>
