@@ -5,6 +5,9 @@ import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { walletActivity } from './tables.js';
 
+/** How long a proved bundle stays valid on chain (its extData deadline). */
+export const BUNDLE_LIFETIME_SECONDS = 3600;
+
 export type ActivityRow = typeof walletActivity.$inferSelect;
 export type ActivityKind = ActivityRow['kind'];
 

@@ -16,7 +16,7 @@ import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
 import { listEntityWallets, type EntityWallet } from './wallet-keys.js';
 import { walletActivity, walletNotes } from './tables.js';
-import { insertActivity, recordTransferEvent, type ActivityRow } from './activity.js';
+import { BUNDLE_LIFETIME_SECONDS, insertActivity, recordTransferEvent, type ActivityRow } from './activity.js';
 import { userOpOutcome } from './bundler.js';
 import { tokenInfo, type TokenInfo } from './tokens.js';
 import { announceReceived, postLedgerTransfer } from './side-effects.js';
@@ -198,6 +198,7 @@ function settleActivity(ctx: Context, tx: Db, chain: ChainConfig, row: ActivityR
     return;
   }
   const superseded = row.nullifiers.length > 0 && row.nullifiers.some((n) => indexer.spentNullifiers.has(BigInt(n)));
-  const error = failure ?? (superseded ? 'Its notes were spent by another transaction' : null);
+  const expired = row.status === 'proved' && Date.parse(row.createdAt) + (BUNDLE_LIFETIME_SECONDS + 60) * 1000 < ctx.clock.now().getTime();
+  const error = failure ?? (superseded ? 'Its notes were spent by another transaction' : expired ? 'Expired before it was relayed' : null);
   if (error) tx.update(walletActivity).set({ status: 'failed', error, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
 }

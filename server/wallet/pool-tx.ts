@@ -10,9 +10,8 @@ import { syncChain } from './chain-sync.js';
 import { proveJoinSplit } from './prover.js';
 import type { Call } from './bundler.js';
 import { isNative } from './amounts.js';
+import { BUNDLE_LIFETIME_SECONDS } from './activity.js';
 
-/** How long a proved bundle stays valid on chain. */
-export const BUNDLE_LIFETIME_SECONDS = 3600n;
 
 export async function poolContext(ctx: Context, chain: ChainConfig): Promise<PoolContext> {
   const state = await syncChain(ctx, chain);
@@ -20,7 +19,7 @@ export async function poolContext(ctx: Context, chain: ChainConfig): Promise<Poo
 }
 
 export function bundleDeadline(ctx: Context): bigint {
-  return BigInt(Math.floor(ctx.clock.now().getTime() / 1000)) + BUNDLE_LIFETIME_SECONDS;
+  return BigInt(Math.floor(ctx.clock.now().getTime() / 1000) + BUNDLE_LIFETIME_SECONDS);
 }
 
 export interface ProvedTransaction {

@@ -148,6 +148,9 @@ describe('shielded transfers on the devnet', () => {
     const received = (await history(b)).find((h) => h.kind === 'received');
     expect(received).toMatchObject({ status: 'confirmed', amount: parseEther('0.3').toString(), chain: 'local' });
     await until("A's sent activity confirmed", server, async () => (await history(a)).some((h) => h.kind === 'sent' && h.status === 'confirmed' && h.userOpHash === relayed.body.userOpHash));
+    const typesOf = (entityId: string) => (server.ctx.sqlite.prepare("select type from outbox where entity_id = ? and type like 'transfer.%' order by id").all(entityId) as { type: string }[]).map((e) => e.type);
+    expect(typesOf(a.entityId)).toEqual(['transfer.shielded', 'transfer.shielded', 'transfer.sent']);
+    expect(typesOf(b.entityId)).toEqual(['transfer.received']);
     const notifications = await b.get('/api/notifications');
     expect(notifications.body.map((n: { title: string }) => n.title)).toContain('Received 0.3 ETH privately');
 

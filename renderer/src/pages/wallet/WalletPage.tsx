@@ -51,7 +51,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
   const balances = useAsync(() => (chain?.configured ? api.get<{ balances: TokenBalance[] }>('/api/privacy/balance', { chain: chainName }) : Promise.resolve({ balances: [] })), [chainName]);
   const history = useAsync(() => api.get<{ items: Activity[] }>('/api/privacy/history', { chain: chainName, limit: 50 }), [chainName]);
   const [mode, setMode] = useState<TransferMode | null>(null);
-  const pending = history.data?.items.some((a) => a.status === 'submitted' || a.status === 'proved') ?? false;
+  const pending = history.data?.items.some((a) => a.status === 'submitted') ?? false;
   const { reload: reloadBalances } = balances;
   const { reload: reloadHistory } = history;
 
