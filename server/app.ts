@@ -54,7 +54,11 @@ export function createApp(ctx: Context): Express {
   const routes = allRoutes();
   const openapi = buildOpenApi(routes, VERSION);
   app.get('/api/openapi.json', (_req, res) => void res.json(openapi));
-  for (const def of routes) {
+  // Literal segments win over parameters (`/api/documents/folders` before `/api/documents/{id}`),
+  // whatever order the modules are listed in.
+  const specificity = (p: string) => p.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
+  const ordered = [...routes].sort((a, b) => specificity(a.spec.path).localeCompare(specificity(b.spec.path)));
+  for (const def of ordered) {
     app[def.spec.method](expressPath(def.spec.path), (req, res) => runRoute(def, ctx, req, res));
   }
   app.use('/api', (req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.baseUrl}${req.path}`)));

@@ -17,4 +17,4 @@ export interface Module {
   start?(ctx: Context): void;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, foldersModule, documentsModule, mailModule, walletModule];
+export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule];

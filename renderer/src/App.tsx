@@ -9,9 +9,21 @@ import { TopBar } from './TopBar';
 
 export function App() {
   return (
-    <SessionProvider>
-      <Gate />
-    </SessionProvider>
+    <Routes>
+      {areaRoutes
+        .filter((r) => r.public)
+        .map((r) => (
+          <Route key={r.path} path={r.path} element={r.element} />
+        ))}
+      <Route
+        path="*"
+        element={
+          <SessionProvider>
+            <Gate />
+          </SessionProvider>
+        }
+      />
+    </Routes>
   );
 }
 
@@ -66,7 +78,9 @@ function Frame() {
         <TopBar />
         <main className="content" key={entity?.id}>
           <Routes>
-            {areaRoutes.map((r) => (
+            {areaRoutes
+              .filter((r) => !r.public)
+              .map((r) => (
               <Route key={r.path} path={r.path} element={r.element} />
             ))}
             <Route path="*" element={<Navigate to={home} replace />} />

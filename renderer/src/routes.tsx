@@ -15,12 +15,14 @@ export interface AreaRoute {
   path: string;
   element: ReactNode;
   nav?: { to: string; label: string; icon: string; order: number };
+  /** Shown without signing in and without the app frame (e.g. a signing link's page). */
+  public?: boolean;
 }
 
 export const areaRoutes: AreaRoute[] = [
   { path: 'documents/*', element: <DocumentsPage />, nav: { to: '/documents', label: 'Documents', icon: '✎', order: 10 } },
-  { path: 'sign/:token', element: <SigningPage /> },
-  { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 40 } },
+  { path: 'sign/:token', element: <SigningPage />, public: true },
+  { path: 'ledger/*', element: <LedgerPage />, nav: { to: '/ledger', label: 'Ledger', icon: '⚖', order: 30 } },
   { path: 'helpdesk/*', element: <HelpdeskPage />, nav: { to: '/helpdesk', label: 'Helpdesk', icon: '✉', order: 20 } },
   { path: 'wallet/*', element: <WalletPage />, nav: { to: '/wallet', label: 'Wallet', icon: '◈', order: 40 } },
   { path: 'notifications', element: <NotificationsPage />, nav: { to: '/notifications', label: 'Notifications', icon: '⚑', order: 80 } },

@@ -125,8 +125,11 @@ test('a signing link: typed signature, text and checkbox fields; a second signer
   await client.patch(`/api/documents/signature-requests/${created.body.id}`, { action: 'send' });
   const link = async (signerId: string) => (await client.post(`/api/documents/signature-requests/${created.body.id}/signers/${signerId}/signing-link`, {})).body.url as string;
 
+  // An external signer has no account here: the link works signed out.
+  await page.context().clearCookies();
   await page.goto(await link(kim.id));
   await expect(page.getByText('Thanks for your order.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Finish signing' })).toBeDisabled();
   await page.getByRole('button', { name: /^Signature \(required\)/ }).click();
   await page.getByRole('tab', { name: 'Type' }).click();

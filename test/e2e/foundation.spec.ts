@@ -21,7 +21,7 @@ test('signup, create an API key in the UI, use it, revoke it', async ({ server, 
   await page.getByLabel('Name').fill('Accounting sync');
   await page.getByLabel('read:helpdesk').check();
   await page.getByRole('button', { name: 'Create key' }).click();
-  const keyText = await page.getByLabel('New API key').textContent();
+  const keyText = await page.getByLabel('Your new API key', { exact: true }).textContent();
   expect(keyText).toMatch(/^ak_/);
   await screenshot(page, 'settings-api-keys');
 

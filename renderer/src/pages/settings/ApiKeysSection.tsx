@@ -33,7 +33,7 @@ export function ApiKeysSection() {
         <Notice kind="success">
           <div className="stack" style={{ width: '100%', gap: 8 }}>
             <strong>Key “{created.name}” created. Copy it now — it will not be shown again.</strong>
-            <CopyField value={created.key} label="New API key" />
+            <CopyField value={created.key} label="Your new API key" />
             <div>
               <Button variant="ghost" onClick={() => setCreated(null)}>
                 Done
