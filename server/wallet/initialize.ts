@@ -12,7 +12,11 @@ export async function initializePrivacy(ctx: Context, entityId: string) {
   const identity = initializeKeys(ctx, entityId);
   const wallet = loadEntityWallet(ctx, entityId);
   const accounts = await Promise.all(
-    [...chainRegistry(ctx).chains.values()].map(async (chain) => ({ chain: chain.name, address: await accountAddressOrNull(ctx, chain, () => entityAccount(ctx, chain, wallet)) })),
+    [...chainRegistry(ctx).chains.values()].map(async (chain) => {
+      // The install's relayer is set up alongside, so status can show (and an operator fund) it.
+      await accountAddressOrNull(ctx, chain, () => relayerAccount(ctx, chain));
+      return { chain: chain.name, address: await accountAddressOrNull(ctx, chain, () => entityAccount(ctx, chain, wallet)) };
+    }),
   );
   return {
     success: true as const,
@@ -35,14 +39,12 @@ async function accountAddressOrNull(ctx: Context, chain: ChainConfig, load: () =
   }
 }
 
-export async function getPrivacyStatus(ctx: Context, entityId: string) {
+export function getPrivacyStatus(ctx: Context, entityId: string) {
   const identity = findIdentity(ctx, entityId);
   const registry = chainRegistry(ctx);
-  const configured = await Promise.all(
-    [...registry.chains.values()].map(async (chain) => {
+  const configured = [...registry.chains.values()].map((chain) => {
       const state = peekChainState(ctx, chain.name);
-      const relayerRow = ctx.db.select({ address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get();
-      const relayerAddress = relayerRow?.address ?? (await accountAddressOrNull(ctx, chain, () => relayerAccount(ctx, chain)));
+      const relayerAddress = ctx.db.select({ address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get()?.address ?? null;
       return {
         ...chainView(chain),
         accountAddress: identity ? knownAccountAddress(ctx, entityId, chain.name) : null,
@@ -51,8 +53,7 @@ export async function getPrivacyStatus(ctx: Context, entityId: string) {
         leaves: state ? state.indexer.commitments.length : null,
         problem: state?.lastError ?? null,
       };
-    }),
-  );
+    });
   const broken = registry.problems.map((p) => ({ ...emptyChain(p.name), problem: p.problem }));
   const chains = [...configured, ...broken];
   if (!chains.some((c) => c.chain === DEFAULT_CHAIN)) chains.push(emptyChain(DEFAULT_CHAIN));

@@ -14,7 +14,7 @@ import { publicClientFor } from './clients.js';
 import { relayerAccount } from './accounts.js';
 import { sendCalls } from './bundler.js';
 import { nullifierKey } from './activity.js';
-import { InvalidRootError, SpentNullifierError } from './errors.js';
+import { BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
 import { walletActivity, walletRelays } from './tables.js';
 import type { RelayPayload } from './schemas.js';
 
@@ -49,7 +49,12 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
   if (extAmount > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
   if (BigInt(payload.deadline) < BigInt(Math.floor(ctx.clock.now().getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
   if (new Set(payload.nullifierHashes.map((n) => n.toLowerCase())).size !== payload.nullifierHashes.length) throw new BadRequestError('nullifierHashes must differ');
-  await checkPoolState(chain, payload);
+  try {
+    await checkPoolState(chain, payload);
+  } catch (err) {
+    if (err instanceof InvalidRootError || err instanceof SpentNullifierError) failLinkedActivity(ctx, chain, key, err.message);
+    throw err;
+  }
 
   const data = encodeTransactCall({
     proof: {
@@ -70,7 +75,10 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
     },
   });
   const account = await relayerAccount(ctx, chain);
-  const userOpHash = await sendCalls(chain, account, [{ to: chain.pool, data }]);
+  const userOpHash = await sendCalls(chain, account, [{ to: chain.pool, data }]).catch((err: unknown) => {
+    if (err instanceof BundlerRejectionError) failLinkedActivity(ctx, chain, key, `${err.message}: ${(err.details as { reason: string }).reason}`);
+    throw err;
+  });
   const now = nowIso(ctx);
   ctx.db.transaction((tx) => {
     tx.insert(walletRelays).values({ id: ctx.ids.next(), chain: chain.name, nullifierKey: key, userOpHash, createdAt: now }).onConflictDoNothing().run();
@@ -81,6 +89,15 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
       .run();
   });
   return { success: true, userOpHash, replayed: false };
+}
+
+/** A definitive refusal of a bundle proved on this install shows in its history row. */
+function failLinkedActivity(ctx: Context, chain: ChainConfig, key: string, error: string): void {
+  ctx.db
+    .update(walletActivity)
+    .set({ status: 'failed', error, updatedAt: nowIso(ctx) })
+    .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
+    .run();
 }
 
 /** The checks the pool would make, done first so a doomed bundle costs no gas. */

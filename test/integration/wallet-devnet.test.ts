@@ -19,6 +19,8 @@ let a: SessionClient;
 let b: SessionClient;
 let accountA: Address;
 const servers: TestServer[] = [];
+/** The main server's clock; only the last test moves it. */
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 
 async function until<T>(what: string, server: TestServer, check: () => Promise<T | null | undefined | false>): Promise<T> {
   for (let i = 0; i < 300; i++) {
@@ -67,7 +69,7 @@ beforeAll(async () => {
     local: devnet.config as unknown as Record<string, unknown>,
     harness: { ...devnet.config, pool: harness.pool, poolDeployBlock: Number(harness.deployBlock) } as unknown as Record<string, unknown>,
   };
-  server = await start({ chains });
+  server = await start({ chains, clock });
   // Another install on the same chain (own relay, own database), with a prover that cannot finish.
   second = await start({ chains, proverTimeoutMs: 1 });
   a = await server.signup({ entityName: 'Alpha' });
@@ -196,6 +198,8 @@ describe('shielded transfers on the devnet', () => {
     const { success: _s, proofId: _p, ...payload } = bundle.body;
     const relayed = await server.anon.post('/api/relay/transfer', payload);
     expect(relayed).toMatchObject({ status: 409, body: { error: 'Invalid Merkle root' } });
+    const row = (await history(a)).find((h) => h.kind === 'sent' && h.chain === 'harness');
+    expect(row).toMatchObject({ status: 'failed', error: 'Invalid Merkle root' });
   }, 180_000);
 
   it('a prover that exceeds its timeout answers Prover timeout', async () => {
@@ -223,6 +227,20 @@ describe('shielded transfers on the devnet', () => {
     const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
     expect(res).toMatchObject({ status: 502, body: { error: 'Bundler submission failed' } });
   });
+});
+
+describe('bundles that are never relayed', () => {
+  it('expire to failed once their deadline has passed', async () => {
+    const bAddress = (await b.get('/api/privacy/status')).body.shieldedAddress;
+    const bundle = await a.post('/api/privacy/prove-transfer', { entityId: a.entityId, recipientAddress: bAddress, amount: '1000', chain: 'local' });
+    expect(bundle.status, JSON.stringify(bundle.body)).toBe(200);
+    const proved = async () => (await history(a)).find((h) => h.kind === 'sent' && h.status !== 'confirmed' && h.chain === 'local');
+    await server.ctx.loops.runAll();
+    expect(await proved()).toMatchObject({ status: 'proved' });
+    clock.offsetMs = 2 * 3600_000;
+    await server.ctx.loops.runAll();
+    expect(await proved()).toMatchObject({ status: 'failed', error: 'Expired before it was relayed' });
+  }, 60_000);
 });
 
 const harnessAbi = [
