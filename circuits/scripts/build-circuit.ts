@@ -5,14 +5,15 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as snarkjs from 'snarkjs';
 import { compileCircuit } from './compile-circuit.js';
-import { runPhase2 } from './ceremony.js';
+import { ptauPowerFor, runPhase2 } from './ceremony.js';
 import { hashFiles, sha256File, type CircuitManifest } from './manifest.js';
-import { buildDir, circuitName, circuitSources, ptauPower, zkDir } from './paths.js';
+import { buildDir, circuitName, circuitSources, zkDir } from './paths.js';
 
 async function buildCircuit(): Promise<void> {
   const compiled = compileCircuit(path.join(buildDir, 'compile'));
-  const info = (await snarkjs.r1cs.info(compiled.r1cs)) as { nConstraints: number };
-  const phase2 = runPhase2(compiled.r1cs, path.join(buildDir, 'phase2'));
+  const info = await snarkjs.r1cs.info(compiled.r1cs);
+  const ptauPower = ptauPowerFor(info);
+  const phase2 = runPhase2(compiled.r1cs, ptauPower, path.join(buildDir, 'phase2'));
 
   mkdirSync(zkDir, { recursive: true });
   const out = {
@@ -35,7 +36,7 @@ async function buildCircuit(): Promise<void> {
     r1cs: sha256File(compiled.r1cs),
     artifacts: hashFiles(Object.values(out)),
     ceremony:
-      'local: powers of tau 2^14 with 2 contributions + beacon, phase 2 with 2 contributions + beacon; ' +
+      `local: powers of tau 2^${ptauPower} with 2 contributions + beacon, phase 2 with 2 contributions + beacon; ` +
       'entropy from the OS CSPRNG, never stored',
   };
   writeFileSync(path.join(zkDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ceremonyDir, circuitName, ptauPower, repoRoot } from './paths.js';
+import { ceremonyDir, circuitName, repoRoot } from './paths.js';
 
 const snarkjsCli = path.join(repoRoot, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
 // A fixed, published beacon value (the SHA-256 of "bureau shielded pool beacon 2026-11").
@@ -22,12 +22,17 @@ function entropy(): string {
   return randomBytes(32).toString('hex');
 }
 
-export function finalPtauPath(): string {
+/** Smallest power of two that holds the circuit's constraints plus its public inputs. */
+export function ptauPowerFor(info: { nConstraints: number; nPubInputs: number; nOutputs: number }): number {
+  return Math.max(8, Math.ceil(Math.log2(info.nConstraints + info.nPubInputs + info.nOutputs + 1)));
+}
+
+export function finalPtauPath(ptauPower: number): string {
   return path.join(ceremonyDir, `pot${ptauPower}_final.ptau`);
 }
 
-export function runPhase1(): string {
-  const final = finalPtauPath();
+export function runPhase1(ptauPower: number): string {
+  const final = finalPtauPath(ptauPower);
   if (existsSync(final)) return final;
   mkdirSync(ceremonyDir, { recursive: true });
   const p = (step: string) => path.join(ceremonyDir, `pot${ptauPower}_${step}.ptau`);
@@ -53,8 +58,8 @@ function step(output: string, args: string[]): void {
   renameSync(`${output}.tmp`, output);
 }
 
-export function runPhase2(r1cs: string, outDir: string): Phase2Result {
-  const ptau = runPhase1();
+export function runPhase2(r1cs: string, ptauPower: number, outDir: string): Phase2Result {
+  const ptau = runPhase1(ptauPower);
   mkdirSync(outDir, { recursive: true });
   // Intermediates are keyed by the r1cs hash so a changed circuit never reuses a stale setup.
   const r1csId = createHash('sha256').update(readFileSync(r1cs)).digest('hex').slice(0, 16);
@@ -72,6 +77,7 @@ export function runPhase2(r1cs: string, outDir: string): Phase2Result {
   return { zkey, vkey, verifier };
 }
 
+// `tsx ceremony.ts phase1 <power>`: run phase 1 ahead of time (it does not depend on the circuit).
 if (process.argv[2] === 'phase1') {
-  console.log(runPhase1());
+  console.log(runPhase1(Number(process.argv[3] ?? 14)));
 }

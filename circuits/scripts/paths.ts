@@ -13,5 +13,3 @@ export const contractsSrcDir = path.join(circuitsDir, 'contracts');
 export const circuitName = 'joinsplit_2x2';
 export const circuitMain = path.join(circuitsDir, `${circuitName}.circom`);
 export const circuitSources = [path.join(circuitsDir, 'joinsplit.circom'), circuitMain];
-// 2^14 = 16384 constraints; the 2x2 depth-20 circuit at --O2 is about 12.9k.
-export const ptauPower = 14;

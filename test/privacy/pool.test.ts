@@ -28,6 +28,7 @@ import {
 } from '../../server/privacy/index.js';
 import { deployAccountAbstraction, deployContract, deployPool, devKeys, readArtifact, startAnvil, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { poseidon2 } from 'poseidon-lite';
+import { shieldedPoolHarnessAbi } from '../../server/privacy/contract-abis.js';
 import { newKeys, ownNote } from './fixtures.js';
 import { cloneTx, proveTransaction, sendTransact, simulateTransact, type ProvedTransaction } from './pool-helpers.js';
 import { computeCommitment } from '../../server/privacy/note.js';
@@ -263,7 +264,7 @@ describe('rejections', () => {
     const second = await spend(b, 1);
 
     for (let i = 0; i < ROOT_HISTORY_SIZE - 1; i++) {
-      const hash = await user.writeContract({ address: harness.pool, abi: harnessAbi, functionName: 'insertPairForTest', args: [BigInt(1000 + 2 * i), BigInt(1001 + 2 * i)] });
+      const hash = await user.writeContract({ address: harness.pool, abi: shieldedPoolHarnessAbi, functionName: 'insertPairForTest', args: [BigInt(1000 + 2 * i), BigInt(1001 + 2 * i)] });
       if (i === ROOT_HISTORY_SIZE - 2) await client.waitForTransactionReceipt({ hash });
     }
     // 99 insertions after `root`: still inside the ring of 100 (current + 99 previous).
@@ -289,7 +290,3 @@ describe('rejections', () => {
     expect(await simulateTransact(client, pool, from(), bundle)).toBe('Expired');
   });
 });
-
-const harnessAbi = [
-  { type: 'function', name: 'insertPairForTest', stateMutability: 'nonpayable', inputs: [{ name: 'left', type: 'uint256' }, { name: 'right', type: 'uint256' }], outputs: [] },
-] as const;
