@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { parseConfig, type ConfigInput } from './config.js';
 import { systemClock, type Clock, type Context } from './context.js';
@@ -15,6 +15,8 @@ import { modules } from './modules.js';
 
 export interface StartOptions extends Partial<ConfigInput> {
   clock?: Clock;
+  /** Where log lines go (default stdout); tests capture them. */
+  logDestination?: DestinationStream;
   secrets?: SecretBox;
   migrationsDir?: string;
 }
@@ -28,14 +30,17 @@ export interface RunningServer {
 
 /** Starts the Bureau server (used by Electron main, the CLI and tests). */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { clock = systemClock, secrets, migrationsDir, ...configInput } = options;
+  const { clock = systemClock, secrets, migrationsDir, logDestination, ...configInput } = options;
   const config = parseConfig(configInput);
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const log = pino({
-    level: config.logLevel,
-    // Credentials never reach the log, whatever a caller passes.
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.key', '*.secret', '*.token'], censor: '[redacted]' },
-  });
+  const log = pino(
+    {
+      level: config.logLevel,
+      // Credentials never reach the log, whatever a caller passes.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.key', '*.secret', '*.token'], censor: '[redacted]' },
+    },
+    logDestination ?? pino.destination(1),
+  );
   const { sqlite, db } = openDatabase(path.join(config.dataDir, 'bureau.db'), migrationsDir);
   const ids = { next: () => uuidv7() };
   const ctx: Context = {
@@ -54,10 +59,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   ctx.loops.add('outbox', 250, () => void ctx.events.drain());
 
   const app = createApp(ctx);
-  const server = await new Promise<import('node:http').Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
+  let server: import('node:http').Server;
+  try {
+    server = await new Promise<import('node:http').Server>((resolve, reject) => {
+      // Express 5 hands listen errors (EADDRINUSE, …) to this callback.
+      const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+  } catch (err) {
+    await ctx.loops.stop();
+    sqlite.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
