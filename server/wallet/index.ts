@@ -1,18 +1,35 @@
 import type { Module } from '../modules.js';
 import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
-import { chainRegistry } from './chains.js';
+import { chainRegistry, type ChainConfig } from './chains.js';
 import { syncChain } from './chain-sync.js';
 
 const INDEX_INTERVAL_MS = 4000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** A chain that cannot be reached is retried with exponential backoff, logged once per failure streak step. */
+function indexerTick(ctx: Context, chain: ChainConfig): () => Promise<void> {
+  let failures = 0;
+  let retryAt = 0;
+  return async () => {
+    const now = ctx.clock.now().getTime();
+    if (now < retryAt) return;
+    try {
+      await syncChain(ctx, chain);
+      if (failures > 0) ctx.log.info({ chain: chain.name }, 'wallet indexer recovered');
+      failures = 0;
+      retryAt = 0;
+    } catch (err) {
+      failures++;
+      retryAt = now + Math.min(MAX_BACKOFF_MS, INDEX_INTERVAL_MS * 2 ** failures);
+      ctx.log.warn({ chain: chain.name, failures, reason: (err as { details?: { reason?: string } }).details?.reason ?? (err as Error).message }, 'wallet indexer could not sync');
+    }
+  };
+}
 
 /** One indexer loop per configured chain: finds received notes, spends and confirmations. */
 function startWallet(ctx: Context): void {
-  for (const chain of chainRegistry(ctx).chains.values()) {
-    ctx.loops.add(`wallet-index:${chain.name}`, INDEX_INTERVAL_MS, async () => {
-      await syncChain(ctx, chain);
-    });
-  }
+  for (const chain of chainRegistry(ctx).chains.values()) ctx.loops.add(`wallet-index:${chain.name}`, INDEX_INTERVAL_MS, indexerTick(ctx, chain));
 }
 
 /** Shielded transfers: keys, smart accounts, shield / prove / unshield, the relay and the indexer. */
