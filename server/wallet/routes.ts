@@ -22,7 +22,7 @@ export const walletRoutes: RouteDef[] = [
     ({ ctx, entityId }) => initializePrivacy(ctx, entityId),
   ),
   route(
-    { method: 'get', path: '/api/privacy/status', summary: 'Whether privacy is initialized, addresses, chain configuration (without secrets) and indexer height', tags, access: readPrivacy, query: s.chainQuery, response: s.statusResponse },
+    { method: 'get', path: '/api/privacy/status', summary: 'Whether privacy is initialized, addresses, chain configuration (without secrets) and indexer height', tags, access: readPrivacy, query: s.entityQuery, response: s.statusResponse },
     ({ ctx, entityId }) => getPrivacyStatus(ctx, entityId),
   ),
   route(

@@ -57,7 +57,7 @@ export const statusResponse = z
   })
   .meta({ id: 'PrivacyStatus' });
 
-export const chainQuery = z.object({ entityId: uuid.optional(), chain: chainField });
+export const entityQuery = z.object({ entityId: uuid.optional() });
 export const balanceQuery = z.object({ entityId: uuid.optional(), chain: chainField, token: tokenField });
 
 export const balanceResponse = z
