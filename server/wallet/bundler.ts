@@ -1,7 +1,8 @@
 // Sending UserOperations: the bundler's failures become the contract's errors. Unreachable
 // (network, timeout) → 502 `Bundler submission failed`; an answer that refuses the operation
 // (gas estimation reverted, paymaster exhausted, …) → 502 `Bundler rejection` with its reason.
-import { BaseError, HttpRequestError, TimeoutError, decodeErrorResult, type Address, type Hex } from 'viem';
+import { randomBytes } from 'node:crypto';
+import { BaseError, HttpRequestError, TimeoutError, bytesToHex, decodeErrorResult, type Address, type Hex } from 'viem';
 import type { SmartAccount } from 'viem/account-abstraction';
 import type { ChainConfig } from './chains.js';
 import { bundlerClientFor } from './clients.js';
@@ -54,7 +55,10 @@ export async function pingBundler(chain: ChainConfig): Promise<void> {
 export async function sendCalls(chain: ChainConfig, account: SmartAccount, calls: Call[]): Promise<Hex> {
   const bundler = bundlerClientFor(chain, account);
   try {
-    return await bundler.sendUserOperation({ account, calls: calls.map((c) => ({ to: c.to, data: c.data, value: c.value ?? 0n })) });
+    // A fresh 192-bit nonce key per operation (ERC-4337 2D nonces): concurrent operations of one
+    // account (the relayer's above all) never race for the same sequence number.
+    const nonce = await account.getNonce({ key: BigInt(bytesToHex(randomBytes(24))) });
+    return await bundler.sendUserOperation({ account, nonce, calls: calls.map((c) => ({ to: c.to, data: c.data, value: c.value ?? 0n })) });
   } catch (err) {
     if (isUnreachable(err)) throw new BundlerSubmissionFailedError(err instanceof BaseError ? err.shortMessage : String(err));
     throw new BundlerRejectionError(rejectionReason(err));

@@ -98,23 +98,28 @@ describe('shielded transfers on the devnet', () => {
     expect(eth.body).toMatchObject({ success: true, chain: 'local', token: '0x0000000000000000000000000000000000000000', amount: '1000000000000000000' });
     expect(eth.body.userOpHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(eth.body.noteCommitment).toMatch(/^0x[0-9a-f]{64}$/);
-    const btt = await a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('500').toString(), token, chain: 'local' });
+    // Once the account exists, two operations of it may be in flight at once (2D nonces).
+    const [btt, btt2] = await Promise.all([
+      a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('300').toString(), token, chain: 'local' }),
+      a.post('/api/privacy/shield', { entityId: a.entityId, amount: parseEther('200').toString(), token, chain: 'local' }),
+    ]);
     expect(btt.status, JSON.stringify(btt.body)).toBe(200);
+    expect(btt2.status, JSON.stringify(btt2.body)).toBe(200);
 
-    await until('both shields confirmed', server, async () => (await history(a)).filter((h) => h.kind === 'shielded' && h.status === 'confirmed').length === 2);
+    await until('all shields confirmed', server, async () => (await history(a)).filter((h) => h.kind === 'shielded' && h.status === 'confirmed').length === 3);
     expect(await balanceOf(a, 'local', '0x0000000000000000000000000000000000000000')).toBe(parseEther('1'));
     expect(await balanceOf(a, 'local', token)).toBe(parseEther('500'));
     // The pool holds the tokens; the account paid them.
     const poolTokens = await devnet.publicClient.readContract({ address: token, abi: testTokenAbi, functionName: 'balanceOf', args: [devnet.config.pool as Address] });
     expect(poolTokens).toBe(parseEther('500'));
     const notes = await a.get('/api/privacy/notes?chain=local');
-    expect(notes.body.notes.map((n: { commitment: string }) => n.commitment)).toEqual(expect.arrayContaining([eth.body.noteCommitment, btt.body.noteCommitment]));
+    expect(notes.body.notes.map((n: { commitment: string }) => n.commitment)).toEqual(expect.arrayContaining([eth.body.noteCommitment, btt.body.noteCommitment, btt2.body.noteCommitment]));
 
     const events = server.ctx.sqlite.prepare("select type from outbox where entity_id = ? and type like 'transfer.%'").all(a.entityId) as { type: string }[];
-    expect(events.map((e) => e.type)).toEqual(['transfer.shielded', 'transfer.shielded']);
+    expect(events.map((e) => e.type)).toEqual(['transfer.shielded', 'transfer.shielded', 'transfer.shielded']);
     const ledger = server.ctx.sqlite.prepare("select payload from ledger_events where entity_id = ? and type = 'transfer_shielded'").all(a.entityId) as { payload: string }[];
     expect(ledger.map((l) => JSON.parse(l.payload))).toEqual(
-      expect.arrayContaining([expect.objectContaining({ direction: 'shield', currency: 'ETH/18', amount: '1' }), expect.objectContaining({ direction: 'shield', currency: 'BTT/18', amount: '500' })]),
+      expect.arrayContaining([expect.objectContaining({ direction: 'shield', currency: 'ETH/18', amount: '1' }), expect.objectContaining({ direction: 'shield', currency: 'BTT/18', amount: '300' }), expect.objectContaining({ direction: 'shield', currency: 'BTT/18', amount: '200' })]),
     );
   }, 120_000);
 
@@ -151,7 +156,7 @@ describe('shielded transfers on the devnet', () => {
     expect(received).toMatchObject({ status: 'confirmed', amount: parseEther('0.3').toString(), chain: 'local' });
     await until("A's sent activity confirmed", server, async () => (await history(a)).some((h) => h.kind === 'sent' && h.status === 'confirmed' && h.userOpHash === relayed.body.userOpHash));
     const typesOf = (entityId: string) => (server.ctx.sqlite.prepare("select type from outbox where entity_id = ? and type like 'transfer.%' order by id").all(entityId) as { type: string }[]).map((e) => e.type);
-    expect(typesOf(a.entityId)).toEqual(['transfer.shielded', 'transfer.shielded', 'transfer.sent']);
+    expect(typesOf(a.entityId)).toEqual(['transfer.shielded', 'transfer.shielded', 'transfer.shielded', 'transfer.sent']);
     expect(typesOf(b.entityId)).toEqual(['transfer.received']);
     const notifications = await b.get('/api/notifications');
     expect(notifications.body.map((n: { title: string }) => n.title)).toContain('Received 0.3 ETH privately');
