@@ -12,6 +12,9 @@ const wasmPath = process.env.BUREAU_PROVER_WASM;
 const zkeyPath = process.env.BUREAU_PROVER_ZKEY;
 const wasm = readFileSync(wasmPath);
 const zkey = readFileSync(zkeyPath);
+// Build the BN254 curve and its thread pool now (snarkjs reuses the cached instance), so even the
+// first proof in this process is a warm one.
+await snarkjs.curves.getCurveFromName('bn128');
 
 async function prove(input) {
   const started = performance.now();

@@ -53,6 +53,11 @@ export class JoinSplitProver {
     return this.worker?.pid;
   }
 
+  /** Starts the worker ahead of the first proof (loads the artifacts, builds the curve). */
+  async start(): Promise<void> {
+    await this.startWorker();
+  }
+
   /** Proves one witness input; calls are serialised (one proof at a time uses both cores). */
   prove(input: CircuitInput, options: { timeoutMs?: number } = {}): Promise<ProofResult> {
     const run = this.queue.then(() => this.proveNow(input, options.timeoutMs ?? this.timeoutMs));
@@ -75,7 +80,8 @@ export class JoinSplitProver {
   private startWorker(): Promise<void> {
     if (this.ready) return this.ready;
     const worker = fork(workerPath, [], {
-      env: { ...process.env, BUREAU_PROVER_WASM: this.artifacts.wasmPath, BUREAU_PROVER_ZKEY: this.artifacts.zkeyPath },
+      // ELECTRON_RUN_AS_NODE: inside Electron, process.execPath is the app binary; run it as Node.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BUREAU_PROVER_WASM: this.artifacts.wasmPath, BUREAU_PROVER_ZKEY: this.artifacts.zkeyPath },
       // Plain node: no loaders from the parent (tsx, vitest) are needed for the .mjs worker.
       execArgv: [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

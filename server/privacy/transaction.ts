@@ -129,3 +129,19 @@ export function planUnshield(p: OperationParams & { notes: OwnedNote[]; recipien
     fee,
   });
 }
+
+/**
+ * Merge: spend our two largest notes of a token into one note of ours. Only two notes fit in a
+ * transaction, so a balance spread over many notes is made spendable by merging first.
+ */
+export function planMerge(p: Omit<OperationParams, 'amount'> & { notes: OwnedNote[] }): PlannedTransaction {
+  const token = BigInt(p.token);
+  const inputs = p.notes
+    .filter((n) => n.token === token && n.amount > 0n)
+    .sort((a, b) => (a.amount > b.amount ? -1 : a.amount < b.amount ? 1 : 0))
+    .slice(0, 2);
+  if (inputs.length < 2) throw new Error('Nothing to merge');
+  const self = { pubkey: p.keys.pubkey, viewingPublicKey: p.keys.viewingPublicKey };
+  const total = inputs[0].amount + inputs[1].amount;
+  return planTransaction({ ...p, inputs, outputs: [{ note: createNote(total, self.pubkey, token), owner: self }], extAmount: 0n });
+}

@@ -11,7 +11,9 @@ import {
   createNote,
   defaultCircuitArtifacts,
   flattenPublicSignals,
+  planMerge,
   releaseCurve,
+  ZERO_ADDRESS,
   verifyJoinSplitProof,
   type CircuitInput,
   type JoinSplit,
@@ -88,6 +90,16 @@ describe('JoinSplit circuit: valid transactions prove and verify', () => {
     const js = buildJoinSplit({ tree, spendingKey: alice.spendingKey, token: 0n, inputs: [notes[2]], outputs: [createNote(15n, alice.pubkey, 0n)], extAmount: -30n, fee: 5n, extDataHash: 9n });
     expect(js.publicSignals.publicAmount).toBe(FIELD_SIZE - 35n);
     expect(await proveAndVerify(js)).toBe(true);
+  });
+});
+
+describe('transaction planning produces valid witnesses', () => {
+  it('merges the two largest notes into one (what a fragmented balance needs first)', async () => {
+    const three = treeWithNotes(alice, [4n, 9n, 6n]);
+    const merge = planMerge({ ctx: { chainId: 1n, pool: '0x0000000000000000000000000000000000000001', tree: three.tree }, keys: alice, token: ZERO_ADDRESS, deadline: 1n, notes: three.notes });
+    expect(merge.outputs.map((n) => n.amount)).toEqual([15n, 0n]);
+    expect(merge.extData.extAmount).toBe(0n);
+    await expect(witness(merge.joinSplit.input)).resolves.toBeUndefined();
   });
 });
 
