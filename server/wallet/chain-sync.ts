@@ -15,7 +15,7 @@ import { toHex32 } from '../privacy/field.js';
 import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
 import { listEntityWallets, type EntityWallet } from './wallet-keys.js';
-import { walletActivity, walletNotes } from './tables.js';
+import { walletActivity, walletIndexerSnapshots, walletNotes } from './tables.js';
 import { BUNDLE_LIFETIME_SECONDS, insertActivity, recordTransferEvent, type ActivityRow } from './activity.js';
 import { userOpOutcome } from './bundler.js';
 import { tokenInfo, type TokenInfo } from './tokens.js';
@@ -37,9 +37,34 @@ function stateKey(chain: ChainConfig): string {
   return `${chain.chainId}|${chain.pool}|${chain.rpcUrl}`;
 }
 
-function newState(chain: ChainConfig): ChainState {
-  const indexer = new PoolIndexer({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool, fromBlock: BigInt(chain.poolDeployBlock) });
-  return { key: stateKey(chain), indexer, scanned: 0, queue: Promise.resolve(), lastError: null, lastSyncAt: null };
+function freshIndexer(chain: ChainConfig): PoolIndexer {
+  return new PoolIndexer({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool, fromBlock: BigInt(chain.poolDeployBlock) });
+}
+
+/** Resumes from the stored snapshot when it belongs to this configuration (its root is checked on the next sync). */
+function restoredIndexer(ctx: Context, chain: ChainConfig): PoolIndexer {
+  const row = ctx.db.select().from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
+  if (!row || row.stateKey !== stateKey(chain)) return freshIndexer(chain);
+  try {
+    return PoolIndexer.restore({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool }, row.snapshot);
+  } catch (err) {
+    ctx.log.warn({ chain: chain.name, reason: (err as Error).message }, 'wallet indexer snapshot discarded');
+    return freshIndexer(chain);
+  }
+}
+
+/** Stores the indexer's state when it learned something new. */
+function saveSnapshot(ctx: Context, chain: ChainConfig, indexer: PoolIndexer): void {
+  const leaves = indexer.commitments.length;
+  const nullifiers = indexer.spentNullifiers.size;
+  const row = ctx.db.select({ leaves: walletIndexerSnapshots.leaves, nullifiers: walletIndexerSnapshots.nullifiers, stateKey: walletIndexerSnapshots.stateKey }).from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
+  if (row && row.stateKey === stateKey(chain) && row.leaves === leaves && row.nullifiers === nullifiers) return;
+  const values = { chain: chain.name, stateKey: stateKey(chain), snapshot: indexer.snapshot(), leaves, nullifiers, updatedAt: nowIso(ctx) };
+  ctx.db.insert(walletIndexerSnapshots).values(values).onConflictDoUpdate({ target: walletIndexerSnapshots.chain, set: values }).run();
+}
+
+function newState(ctx: Context, chain: ChainConfig): ChainState {
+  return { key: stateKey(chain), indexer: restoredIndexer(ctx, chain), scanned: 0, queue: Promise.resolve(), lastError: null, lastSyncAt: null };
 }
 
 export function peekChainState(ctx: Context, chainName: string): ChainState | undefined {
@@ -51,7 +76,7 @@ function chainState(ctx: Context, chain: ChainConfig): ChainState {
   if (!perCtx) states.set(ctx, (perCtx = new Map()));
   let state = perCtx.get(chain.name);
   if (!state || state.key !== stateKey(chain)) {
-    state = newState(chain);
+    state = newState(ctx, chain);
     perCtx.set(chain.name, state);
   }
   return state;
@@ -66,13 +91,17 @@ export function syncChain(ctx: Context, chain: ChainConfig): Promise<ChainState>
 }
 
 async function runSync(ctx: Context, chain: ChainConfig, state: ChainState): Promise<void> {
-  try {
-    await state.indexer.sync();
-  } catch (err) {
-    // A half-applied sync leaves the mirror inconsistent: start over from the deploy block next time.
-    const fresh = newState(chain);
-    Object.assign(state, { indexer: fresh.indexer, scanned: 0, lastError: (err as Error).message.split('\n')[0] });
-    throw new BadGatewayError('Chain indexer could not sync', { chain: chain.name, reason: state.lastError });
+  // A failed sync leaves the mirror half-applied: start over from the deploy block. One immediate
+  // retry absorbs a node that answered the block number before its logs (seen under load).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await state.indexer.sync();
+      break;
+    } catch (err) {
+      Object.assign(state, { indexer: freshIndexer(chain), scanned: 0, lastError: (err as Error).message.split('\n')[0] });
+      if (attempt >= 2) throw new BadGatewayError('Chain indexer could not sync', { chain: chain.name, reason: state.lastError });
+      ctx.log.warn({ chain: chain.name, reason: state.lastError }, 'wallet indexer resyncing from the deploy block');
+    }
   }
   const indexer = state.indexer;
   const fresh = indexer.commitments.slice(state.scanned);
@@ -88,6 +117,7 @@ async function runSync(ctx: Context, chain: ChainConfig, state: ChainState): Pro
     markSpentNotes(ctx, tx, chain, indexer.spentNullifiers);
     for (const row of pending) settleActivity(ctx, tx, chain, row, indexer, outcomes.get(row.id) ?? null, tokens);
   });
+  saveSnapshot(ctx, chain, indexer);
   state.scanned = indexer.commitments.length;
   state.lastError = null;
   state.lastSyncAt = nowIso(ctx);

@@ -1,4 +1,5 @@
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
+import type { IndexerSnapshot } from '../privacy/indexer.js';
 
 /**
  * One row per entity that initialized privacy. The shielded seed (spending + viewing keys) and
@@ -99,3 +100,14 @@ export const walletRelays = sqliteTable(
   },
   (t) => [uniqueIndex('wallet_relays_nullifiers_idx').on(t.chain, t.nullifierKey)],
 );
+
+/** The chain indexer's state (library snapshot), so a restart resumes instead of rescanning the pool. */
+export const walletIndexerSnapshots = sqliteTable('wallet_indexer_snapshots', {
+  chain: text('chain').primaryKey(),
+  /** chainId|pool|rpc the snapshot belongs to; any change discards it. */
+  stateKey: text('state_key').notNull(),
+  snapshot: text('snapshot', { mode: 'json' }).notNull().$type<IndexerSnapshot>(),
+  leaves: integer('leaves').notNull(),
+  nullifiers: integer('nullifiers').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});

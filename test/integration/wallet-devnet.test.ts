@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { startDevnet, deployPool, type Devnet } from '../helpers/devnet.js';
-import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
+import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { closeProver } from '../../server/wallet/index.js';
 import { shieldedPoolAbi, testTokenAbi } from '../../server/privacy/contract-abis.js';
 
@@ -175,14 +175,27 @@ describe('shielded transfers on the devnet', () => {
     await until('the withdrawal', server, async () => (await devnet.publicClient.getBalance({ address: fresh })) === parseEther('0.1'));
     await until("B's balance", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.2'));
     await until('unshield confirmed', server, async () => (await history(b)).some((h) => h.kind === 'unshielded' && h.status === 'confirmed'));
+
+    // Without a recipient the funds go to the entity's own smart account.
+    const own = (await b.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local').accountAddress as Address;
+    const before = await devnet.publicClient.getBalance({ address: own });
+    const toSelf = await b.post('/api/privacy/unshield', { entityId: b.entityId, amount: parseEther('0.05').toString(), chain: 'local' });
+    expect(toSelf.status, JSON.stringify(toSelf.body)).toBe(200);
+    expect(toSelf.body.recipient).toBe(own);
+    await until('the withdrawal to the account', server, async () => (await devnet.publicClient.getBalance({ address: own })) === before + parseEther('0.05'));
+    await until("B's balance after both", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.15'));
+    await until('both unshields confirmed', server, async () => (await history(b)).filter((h) => h.kind === 'unshielded' && h.status === 'confirmed').length === 2);
     const ledger = server.ctx.sqlite.prepare("select payload from ledger_events where entity_id = ? and type = 'transfer_shielded'").all(b.entityId) as { payload: string }[];
-    expect(ledger.map((l) => JSON.parse(l.payload))).toEqual([expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.1' })]);
+    expect(ledger.map((l) => JSON.parse(l.payload))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.1' }), expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.05' })]),
+    );
+    expect(ledger).toHaveLength(2);
   }, 120_000);
 
   it('refuses a transfer beyond the shielded balance', async () => {
     const aAddress = (await a.get('/api/privacy/status')).body.shieldedAddress;
     const res = await b.post('/api/privacy/prove-transfer', { entityId: b.entityId, recipientAddress: aAddress, amount: parseEther('5').toString(), chain: 'local' });
-    expect(res).toMatchObject({ status: 400, body: { error: 'Insufficient shielded balance', details: { available: parseEther('0.2').toString(), requested: parseEther('5').toString() } } });
+    expect(res).toMatchObject({ status: 400, body: { error: 'Insufficient shielded balance', details: { available: parseEther('0.15').toString(), requested: parseEther('5').toString() } } });
     const tokens = await b.post('/api/privacy/unshield', { entityId: b.entityId, amount: '1', token, chain: 'local' });
     expect(tokens).toMatchObject({ status: 400, body: { error: 'Insufficient shielded balance' } });
   });
@@ -232,6 +245,21 @@ describe('shielded transfers on the devnet', () => {
     const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
     expect(res).toMatchObject({ status: 502, body: { error: 'Bundler submission failed' } });
   });
+});
+
+describe('restart', () => {
+  it('resumes the chain index from its stored snapshot instead of rescanning', async () => {
+    await server.ctx.loops.runAll();
+    const before = (await a.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local');
+    expect(before.leaves).toBeGreaterThan(0);
+    // Same database, and a deploy block past every pool event: only a resumed index can match the pool's root.
+    const head = await devnet.publicClient.getBlockNumber();
+    const restarted = await start({ dataDir: server.dataDir, chains: { local: { ...devnet.config, poolDeployBlock: Number(head) } as unknown as Record<string, unknown> } });
+    const again = makeClient(restarted.url, { cookie: a.cookie, origin: restarted.url, 'x-entity-id': a.entityId });
+    expect((await again.get('/api/privacy/balance?chain=local')).status).toBe(200);
+    const after = (await again.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local');
+    expect(after).toMatchObject({ leaves: before.leaves, problem: null });
+  }, 60_000);
 });
 
 describe('bundles that are never relayed', () => {
