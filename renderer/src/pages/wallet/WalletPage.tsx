@@ -41,10 +41,10 @@ export function WalletPage() {
       </>
     );
   }
-  return <InitializedWallet status={s} reloadStatus={() => void status.reload()} />;
+  return <InitializedWallet status={s} reloadStatus={status.reload} />;
 }
 
-function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; reloadStatus: () => void }) {
+function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; reloadStatus: () => Promise<void> }) {
   const configured = status.chains.filter((c) => c.configured);
   const [chainName, setChainName] = useState(() => (configured.some((c) => c.chain === status.defaultChain) ? status.defaultChain : (configured[0]?.chain ?? status.defaultChain)));
   const chain = status.chains.find((c) => c.chain === chainName);
@@ -59,12 +59,15 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
   useEffect(() => {
     const t = setInterval(
       () => {
-        void reloadBalances().then(() => reloadHistory());
+        void reloadBalances().then(() => {
+          void reloadHistory();
+          void reloadStatus();
+        });
       },
       pending ? 2000 : 8000,
     );
     return () => clearInterval(t);
-  }, [pending, reloadBalances, reloadHistory]);
+  }, [pending, reloadBalances, reloadHistory, reloadStatus]);
 
   const tokens = balances.data?.balances ?? [];
   return (
@@ -105,6 +108,11 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
             </div>
           </Notice>
         )}
+        {chain?.configured && chain.problem && (
+          <Notice kind="warning">
+            The chain could not be read ({chain.problem}). Balances and history may be out of date; Bureau keeps retrying.
+          </Notice>
+        )}
         <ErrorBanner error={balances.error} onRetry={() => void balances.reload()} />
         {chain?.configured && (
           <Card title="Shielded balance">
@@ -141,7 +149,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
           onDone={() => {
             void reloadHistory();
             void reloadBalances();
-            reloadStatus();
+            void reloadStatus();
           }}
         />
       )}
