@@ -247,6 +247,36 @@ describe('shielded transfers on the devnet', () => {
   });
 });
 
+describe('relay of a forged bundle', () => {
+  it('is refused by the bundler simulation with the pool error as reason, spending no gas', async () => {
+    const root = await devnet.publicClient.readContract({ address: devnet.config.pool as Address, abi: shieldedPoolAbi, functionName: 'getLastRoot' });
+    const word = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    const status = (await a.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local');
+    const forged = {
+      chain: 'local',
+      proof: `0x${'00'.repeat(255)}01`,
+      root: `0x${root.toString(16).padStart(64, '0')}`,
+      nullifierHashes: [word(1001), word(1002)],
+      newCommitments: [word(2001), word(2002)],
+      encryptedNotesRecipient: ['0x01', '0x02'],
+      encryptedNotesSender: ['0x03', '0x04'],
+      token: '0x0000000000000000000000000000000000000000',
+      recipient: '0x0000000000000000000000000000000000000000',
+      extAmount: '0',
+      relayer: status.relayerAddress,
+      fee: '0',
+      deadline: String(Math.floor(Date.now() / 1000) + 600),
+    };
+    const relayerBalance = await devnet.publicClient.getBalance({ address: status.relayerAddress });
+    const res = await server.anon.post('/api/relay/transfer', forged);
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expect(res.body).toMatchObject({ error: 'Bundler rejection', details: { reason: expect.stringMatching(/ShieldedPool\.InvalidProof/) } });
+    expect(await devnet.publicClient.getBalance({ address: status.relayerAddress })).toBe(relayerBalance);
+    const deposit = await server.anon.post('/api/relay/transfer', { ...forged, extAmount: '5' });
+    expect(deposit.status).toBe(400);
+  }, 60_000);
+});
+
 describe('restart', () => {
   it('resumes the chain index from its stored snapshot instead of rescanning', async () => {
     await server.ctx.loops.runAll();
