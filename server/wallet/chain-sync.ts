@@ -215,7 +215,10 @@ function markSpentNotes(ctx: Context, tx: Db, chain: ChainConfig, spent: Set<big
 }
 
 /** Confirms an activity once its outputs are in the tree; fails it when reverted or superseded. */
-function settleActivity(ctx: Context, tx: Db, chain: ChainConfig, row: ActivityRow, indexer: PoolIndexer, failure: string | null, tokens: Map<string, TokenInfo>): void {
+function settleActivity(ctx: Context, tx: Db, chain: ChainConfig, seen: ActivityRow, indexer: PoolIndexer, failure: string | null, tokens: Map<string, TokenInfo>): void {
+  // Re-read inside the transaction: a route may have moved it (submitted, failed) since the sync began.
+  const row = tx.select().from(walletActivity).where(eq(walletActivity.id, seen.id)).get();
+  if (!row || (row.status !== 'proved' && row.status !== 'submitted')) return;
   const now = nowIso(ctx);
   const first = row.commitments[0];
   const index = first ? indexer.tree.indexOf(BigInt(first)) : -1;
