@@ -29,8 +29,8 @@ export class BundlerRejectionError extends BadGatewayError {
 }
 
 export class InsufficientBalanceError extends BadRequestError {
-  constructor(available: bigint, requested: bigint) {
-    super('Insufficient shielded balance', { available: available.toString(), requested: requested.toString() });
+  constructor(available: bigint, requested: bigint, hint?: string) {
+    super('Insufficient shielded balance', { available: available.toString(), requested: requested.toString(), ...(hint ? { hint } : {}) });
   }
 }
 

@@ -45,7 +45,8 @@ export function assertCoverable(notes: OwnedNote[], amount: bigint): void {
   try {
     selectNotes(notes, amount);
   } catch (err) {
-    if (err instanceof LibInsufficient) throw new InsufficientBalanceError(available, amount);
+    // Enough in total, but not within the two notes one transaction can spend.
+    if (err instanceof LibInsufficient) throw new InsufficientBalanceError(available, amount, 'A transaction spends at most two notes: send a smaller amount first, or move notes to yourself to merge them');
     throw err;
   }
 }
