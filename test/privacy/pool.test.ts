@@ -176,6 +176,10 @@ describe('rejections', () => {
     expect(await simulateTransact(client, pool, from(), bundle)).toBe('ok');
   });
 
+  it('refuses ETH attached to a transaction that deposits none', async () => {
+    expect(await simulateTransact(client, pool, from(), { ...cloneTx(bundle), value: 1n })).toBe('InvalidEthValue');
+  });
+
   it('refuses root 0 and an unknown root', async () => {
     const zero = cloneTx(bundle);
     zero.args.proof.root = 0n;

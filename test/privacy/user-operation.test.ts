@@ -16,6 +16,7 @@ import {
   toSolidityProof,
 } from '../../server/privacy/index.js';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
+import { parseChainConfig } from '../../server/chains/chain-config.js';
 import { newKeys } from './fixtures.js';
 
 let devnet: Devnet;
@@ -37,6 +38,8 @@ describe('UserOperation through Alto', () => {
     const token = config.token as Address;
     const chainId = BigInt(config.chainId);
     expect(config.entryPoint).toBe(entryPoint08Address);
+    // What `npm run devnet` prints is a valid chain config for the server.
+    expect(parseChainConfig(JSON.parse(JSON.stringify(config)))).toEqual(config);
 
     const account = await toSimpleSmartAccount({
       client,
