@@ -83,6 +83,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (closed) return;
       closed = true;
       await ctx.loops.stop();
+      for (const m of modules) await m.stop?.(ctx);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

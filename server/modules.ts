@@ -15,6 +15,8 @@ export interface Module {
   name: string;
   routes: RouteDef[];
   start?(ctx: Context): void;
+  /** Releases what `start` or the routes acquired (worker threads, child processes). */
+  stop?(ctx: Context): Promise<void> | void;
 }
 
 export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule];

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
 import { syncChain } from './chain-sync.js';
+import { closeProver } from './prover.js';
 
 const INDEX_INTERVAL_MS = 4000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -33,6 +34,6 @@ function startWallet(ctx: Context): void {
 }
 
 /** Shielded transfers: keys, smart accounts, shield / prove / unshield, the relay and the indexer. */
-export const walletModule: Module = { name: 'wallet', routes: walletRoutes, start: startWallet };
+export const walletModule: Module = { name: 'wallet', routes: walletRoutes, start: startWallet, stop: closeProver };
 
-export { closeProver } from './prover.js';
+export { closeProver };
