@@ -1,6 +1,7 @@
 // Child processes of the devnet: anvil and the Alto bundler, each bound to 127.0.0.1, started on a
 // free port, awaited until they answer JSON-RPC, and stopped by their pid.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,7 +72,10 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startAnvil(chainId: number): Promise<{ child: ChildProcess; rpcUrl: string }> {
   const port = await freePort();
-  const bin = path.join(repoRoot, 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
+  const platformPackage = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const bin = path.join(repoRoot, 'node_modules', platformPackage, 'bin', 'anvil');
+  // The binary comes from @foundry-rs/anvil's optional per-platform package (no install script).
+  if (!existsSync(bin)) throw new Error(`anvil binary missing: ${bin} (is ${platformPackage} installed?)`);
   const { child, log } = spawnLogged(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--silent'], 'anvil');
   const rpcUrl = `http://127.0.0.1:${port}`;
   try {
