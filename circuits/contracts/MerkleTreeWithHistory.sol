@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {MerkleZeros} from "./MerkleZeros.sol";
+
 /// Poseidon(2) with circomlib's parameters; the deployed code comes from circomlibjs's
 /// poseidonContract generator (hand-optimised EVM assembly, the cheapest measured here).
 interface IHasher {
@@ -18,8 +20,6 @@ abstract contract MerkleTreeWithHistory {
     IHasher public immutable hasher;
     uint32 public immutable levels;
 
-    /// zeros[i]: root of an empty subtree of height i (empty leaf = 0).
-    mapping(uint256 => uint256) public zeros;
     /// filledSubtrees[i]: the latest left node at height i, for hashing with a later right node.
     mapping(uint256 => uint256) public filledSubtrees;
     mapping(uint256 => uint256) public roots;
@@ -33,14 +33,15 @@ abstract contract MerkleTreeWithHistory {
         if (_levels == 0 || _levels >= 32) revert InvalidTreeDepth();
         levels = _levels;
         hasher = _hasher;
-        uint256 zero = 0;
-        for (uint32 i = 0; i < _levels; i++) {
-            zeros[i] = zero;
-            filledSubtrees[i] = zero;
-            zero = hashLeftRight(zero, zero);
+        for (uint32 i = 1; i < _levels; i++) {
+            filledSubtrees[i] = MerkleZeros.at(i);
         }
-        zeros[_levels] = zero;
-        roots[0] = zero;
+        roots[0] = MerkleZeros.at(_levels);
+    }
+
+    /// Root of an empty subtree of height i (empty leaf = 0); generated constants, see MerkleZeros.
+    function zeros(uint256 i) public pure returns (uint256) {
+        return MerkleZeros.at(i);
     }
 
     function hashLeftRight(uint256 left, uint256 right) public view returns (uint256) {
@@ -58,7 +59,7 @@ abstract contract MerkleTreeWithHistory {
             uint256 right;
             if (currentIndex % 2 == 0) {
                 left = node;
-                right = zeros[i];
+                right = MerkleZeros.at(i);
                 filledSubtrees[i] = node;
             } else {
                 left = filledSubtrees[i];

@@ -45,7 +45,8 @@ contract ShieldedPool is MerkleTreeWithHistory {
 
     IGroth16Verifier public immutable verifier;
     mapping(uint256 => bool) public nullifierSpent;
-    uint256 private lock = 1;
+    /// Transient (EIP-1153): the lock costs ~200 gas instead of two storage writes.
+    bool private transient locked;
 
     event NewCommitment(
         uint256 indexed commitment, uint256 index, bytes encryptedNoteRecipient, bytes encryptedNoteSender
@@ -65,10 +66,10 @@ contract ShieldedPool is MerkleTreeWithHistory {
     error UnsupportedToken();
 
     modifier nonReentrant() {
-        if (lock != 1) revert Reentrancy();
-        lock = 2;
+        if (locked) revert Reentrancy();
+        locked = true;
         _;
-        lock = 1;
+        locked = false;
     }
 
     constructor(IGroth16Verifier _verifier, IHasher _hasher, uint32 _levels) MerkleTreeWithHistory(_levels, _hasher) {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as snarkjs from 'snarkjs';
 import { compileCircuit } from './compile-circuit.js';
 import { compileContracts } from './compile-contracts.js';
-import { poseidonHasherPath, renderPoseidonHasher } from './generate-poseidon.js';
+import { merkleZerosPath, poseidonHasherPath, renderMerkleZeros, renderPoseidonHasher } from './generate-poseidon.js';
 import { hashFiles, sha256File, type CircuitManifest } from './manifest.js';
 import { circuitSources, contractsOutDir, zkDir, circuitName, repoRoot } from './paths.js';
 import { abiModulePath, renderAbiModule, renderArtifact, renderContractsManifest } from './write-contracts.js';
@@ -44,6 +44,7 @@ async function checkCircuit(): Promise<void> {
 
 function checkContracts(): void {
   expectEqual('circuits/contracts/PoseidonHasher.sol (generated)', readFileSync(poseidonHasherPath, 'utf8'), renderPoseidonHasher());
+  expectEqual('circuits/contracts/MerkleZeros.sol (generated)', readFileSync(merkleZerosPath, 'utf8'), renderMerkleZeros());
   const artifacts = compileContracts();
   for (const a of artifacts) {
     const file = path.join(contractsOutDir, `${a.contractName}.json`);

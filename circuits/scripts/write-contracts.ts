@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileContracts, contractSources, solcSettings, solcVersion, type ContractArtifact } from './compile-contracts.js';
 import { hashFiles } from './manifest.js';
-import { poseidonHasherPath, renderPoseidonHasher } from './generate-poseidon.js';
+import { merkleZerosPath, poseidonHasherPath, renderMerkleZeros, renderPoseidonHasher } from './generate-poseidon.js';
 import { contractsOutDir, repoRoot } from './paths.js';
 
 export const abiModulePath = path.join(repoRoot, 'server', 'privacy', 'contract-abis.ts');
@@ -35,6 +35,7 @@ export function renderContractsManifest(artifacts: ContractArtifact[]): string {
 
 export function writeContracts(): ContractArtifact[] {
   writeFileSync(poseidonHasherPath, renderPoseidonHasher());
+  writeFileSync(merkleZerosPath, renderMerkleZeros());
   const artifacts = compileContracts();
   mkdirSync(contractsOutDir, { recursive: true });
   for (const a of artifacts) writeFileSync(path.join(contractsOutDir, `${a.contractName}.json`), renderArtifact(a));

@@ -411,6 +411,11 @@ export const shieldedPoolAbi = [
   },
   {
     "inputs": [],
+    "name": "LevelOutOfRange",
+    "type": "error"
+  },
+  {
+    "inputs": [],
     "name": "MerkleTreeFull",
     "type": "error"
   },
@@ -881,7 +886,7 @@ export const shieldedPoolAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "",
+        "name": "i",
         "type": "uint256"
       }
     ],
@@ -893,7 +898,7 @@ export const shieldedPoolAbi = [
         "type": "uint256"
       }
     ],
-    "stateMutability": "view",
+    "stateMutability": "pure",
     "type": "function"
   }
 ] as const;
@@ -953,6 +958,11 @@ export const shieldedPoolHarnessAbi = [
   {
     "inputs": [],
     "name": "InvalidTreeDepth",
+    "type": "error"
+  },
+  {
+    "inputs": [],
+    "name": "LevelOutOfRange",
     "type": "error"
   },
   {
@@ -1445,7 +1455,7 @@ export const shieldedPoolHarnessAbi = [
     "inputs": [
       {
         "internalType": "uint256",
-        "name": "",
+        "name": "i",
         "type": "uint256"
       }
     ],
@@ -1457,7 +1467,7 @@ export const shieldedPoolHarnessAbi = [
         "type": "uint256"
       }
     ],
-    "stateMutability": "view",
+    "stateMutability": "pure",
     "type": "function"
   }
 ] as const;

@@ -20,6 +20,7 @@ import {
   parseRelayBundle,
   randomFieldElement,
   toRelayBundle,
+  zeroValues,
   shieldedPoolAbi,
   testTokenAbi,
   type OwnedNote,
@@ -84,6 +85,9 @@ describe('on-chain Poseidon', () => {
         expect(await client.readContract({ address, abi, functionName: 'poseidon', args: [pair] })).toBe(poseidon2(pair));
       }
     }
+    // The contract's empty-subtree constants are the client's, level by level.
+    const zeros = zeroValues(20);
+    for (let i = 0; i <= 20; i++) expect(await client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'zeros', args: [BigInt(i)] })).toBe(zeros[i]);
     const hasher = await client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'hasher' });
     expect(await client.readContract({ address: hasher, abi: readArtifact('PoseidonHasher').abi, functionName: 'poseidon', args: [[3n, 4n]] })).toBe(poseidon2([3n, 4n]));
   });
