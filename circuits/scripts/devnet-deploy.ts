@@ -63,8 +63,8 @@ export interface PoolDeployment {
 }
 
 /**
- * The pool's Poseidon: our generated Yul (PoseidonHasher, ~20.5k gas per hash) rather than
- * circomlibjs's bytecode (PoseidonT3, ~28.3k); same outputs, chosen by the measured gas.
+ * The pool's Poseidon: our generated Yul (PoseidonHasher, ~18.3k gas per hash) rather than
+ * circomlibjs's bytecode (PoseidonT3, ~28.5k); same outputs, chosen by the measured gas.
  */
 export const poolHasher = 'PoseidonHasher';
 

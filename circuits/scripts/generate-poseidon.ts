@@ -46,22 +46,27 @@ export function renderPoseidonHasher(): string {
     emit(`t := mulmod(${v}, ${v}, q)`);
     emit(`${v} := mulmod(${v}, mulmod(t, t, q), q)`);
   };
-  // new_i = sum_j matrix[j][i] * s_j
+  // Lazy reduction: q < 2^254, so a sum of up to four values below q still fits in 256 bits, and
+  // mulmod accepts unreduced operands. State words therefore stay below 4q between steps (a mix
+  // yields < 3q, adding a round constant < 4q); only s1, s2 in the partial rounds accumulate over
+  // many rounds and so keep addmod. The last step reduces the output.
+  // new_i = sum_j matrix[j][i] * s_j  (< 3q)
   const mix = (matrix: string[][]) => {
     for (let i = 0; i < T; i++) {
-      emit(`n${i} := addmod(addmod(mulmod(s0, ${matrix[0][i]}, q), mulmod(s1, ${matrix[1][i]}, q), q), mulmod(s2, ${matrix[2][i]}, q), q)`);
+      emit(`n${i} := add(add(mulmod(s0, ${matrix[0][i]}, q), mulmod(s1, ${matrix[1][i]}, q)), mulmod(s2, ${matrix[2][i]}, q))`);
     }
     emit('s0 := n0');
     emit('s1 := n1');
     emit('s2 := n2');
   };
+  // After an S-box every word is < q, so adding a constant gives < 2q.
   const addConstants = (offset: number) => {
-    for (let i = 0; i < T; i++) emit(`s${i} := addmod(s${i}, ${C[offset + i]}, q)`);
+    for (let i = 0; i < T; i++) emit(`s${i} := add(s${i}, ${C[offset + i]})`);
   };
 
   emit('s0 := ' + C[0]); // initial state element 0 is 0, plus C[0]
-  emit(`s1 := addmod(s1, ${C[1]}, q)`);
-  emit(`s2 := addmod(s2, ${C[2]}, q)`);
+  emit(`s1 := add(s1, ${C[1]})`);
+  emit(`s2 := add(s2, ${C[2]})`);
   for (let r = 0; r < FULL_ROUNDS / 2 - 1; r++) {
     for (let i = 0; i < T; i++) sbox(`s${i}`);
     addConstants((r + 1) * T);
@@ -72,9 +77,9 @@ export function renderPoseidonHasher(): string {
   mix(P);
   for (let r = 0; r < PARTIAL_ROUNDS; r++) {
     sbox('s0');
-    emit(`s0 := addmod(s0, ${C[(FULL_ROUNDS / 2 + 1) * T + r]}, q)`);
+    emit(`s0 := add(s0, ${C[(FULL_ROUNDS / 2 + 1) * T + r]})`);
     const s = (k: number) => S[(T * 2 - 1) * r + k];
-    emit(`n0 := addmod(addmod(mulmod(s0, ${s(0)}, q), mulmod(s1, ${s(1)}, q), q), mulmod(s2, ${s(2)}, q), q)`);
+    emit(`n0 := add(add(mulmod(s0, ${s(0)}, q), mulmod(s1, ${s(1)}, q)), mulmod(s2, ${s(2)}, q))`);
     emit(`s1 := addmod(s1, mulmod(s0, ${s(T)}, q), q)`);
     emit(`s2 := addmod(s2, mulmod(s0, ${s(T + 1)}, q), q)`);
     emit('s0 := n0');
