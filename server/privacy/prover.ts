@@ -1,9 +1,8 @@
-// On-device JoinSplit prover in a separate process (see prover-worker.mjs for why not a
-// worker_thread): proving never blocks the event loop and uses both cores, the process stays warm
-// between proofs, and a proof that exceeds the timeout kills it by pid (the next proof starts a
-// fresh one).
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// On-device JoinSplit prover in a worker_thread (prover-worker.mjs): proving never blocks the
+// event loop and uses both cores through snarkjs' own thread pool, the thread stays warm between
+// proofs, and a proof that exceeds the timeout terminates the thread together with its pool (the
+// next proof starts a fresh one).
+import { Worker } from 'node:worker_threads';
 import { defaultCircuitArtifacts, type CircuitArtifacts } from './artifacts.js';
 import type { CircuitInput } from './circuit-inputs.js';
 import type { Groth16Proof } from './proof.js';
@@ -33,10 +32,10 @@ export interface ProverOptions {
   timeoutMs?: number;
 }
 
-const workerPath = fileURLToPath(new URL('./prover-worker.mjs', import.meta.url));
+const workerUrl = new URL('./prover-worker.mjs', import.meta.url);
 
 export class JoinSplitProver {
-  private worker: ChildProcess | null = null;
+  private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
@@ -48,12 +47,12 @@ export class JoinSplitProver {
     this.timeoutMs = options.timeoutMs ?? 120_000;
   }
 
-  /** The worker's pid while one is running (tests check it is gone after a timeout). */
-  get pid(): number | undefined {
-    return this.worker?.pid;
+  /** The prover thread's id while one is running (tests check a timed-out one is replaced). */
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
   }
 
-  /** Starts the worker ahead of the first proof (loads the artifacts, builds the curve). */
+  /** Starts the thread ahead of the first proof (loads the artifacts, builds the curve). */
   async start(): Promise<void> {
     await this.startWorker();
   }
@@ -65,55 +64,59 @@ export class JoinSplitProver {
     return run;
   }
 
+  /** Stops the thread and its proving pool; resolves once they have exited. */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
     this.ready = null;
-    if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    if (worker.connected) worker.send({ type: 'close' });
-    const timer = setTimeout(() => worker.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+    await worker?.terminate();
   }
 
   private startWorker(): Promise<void> {
     if (this.ready) return this.ready;
-    const worker = fork(workerPath, [], {
-      // ELECTRON_RUN_AS_NODE: inside Electron, process.execPath is the app binary; run it as Node.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', BUREAU_PROVER_WASM: this.artifacts.wasmPath, BUREAU_PROVER_ZKEY: this.artifacts.zkeyPath },
-      // Plain node: no loaders from the parent (tsx, vitest) are needed for the .mjs worker.
+    const worker = new Worker(workerUrl, {
+      workerData: { wasmPath: this.artifacts.wasmPath, zkeyPath: this.artifacts.zkeyPath },
+      // Plain ESM: no loaders from the parent (tsx, vitest) are needed for the .mjs worker.
       execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (msg: WorkerReply) => {
         if (msg.type !== 'ready') return;
-        worker.off('message', onMessage);
-        worker.off('exit', onExit);
+        cleanup();
         resolve();
       };
-      const onExit = (code: number | null) => reject(new Error(`Prover worker exited during start (code ${code})`));
+      const onError = (err: Error) => {
+        cleanup();
+        reject(new Error(`Prover worker failed to start: ${err.message}`));
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`Prover worker exited during start (code ${code})`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+      };
       worker.on('message', onMessage);
-      worker.once('exit', onExit);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
     });
-    worker.once('exit', () => {
-      if (this.worker === worker) {
-        this.worker = null;
-        this.ready = null;
-      }
-    });
+    worker.once('exit', () => this.forget(worker));
     this.ready.catch(() => this.discardWorker(worker));
     return this.ready;
   }
 
-  private discardWorker(worker: ChildProcess): void {
-    if (this.worker === worker) {
-      this.worker = null;
-      this.ready = null;
-    }
-    worker.kill('SIGKILL');
+  private forget(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.ready = null;
+  }
+
+  private discardWorker(worker: Worker): void {
+    this.forget(worker);
+    void worker.terminate();
   }
 
   private async proveNow(input: CircuitInput, timeoutMs: number): Promise<ProofResult> {
@@ -132,21 +135,27 @@ export class JoinSplitProver {
           if (msg.error) reject(new Error(msg.error));
           else resolve(msg as ProofResult);
         };
+        const onError = (err: Error) => {
+          cleanup();
+          reject(new Error(`Prover worker failed: ${err.message}`));
+        };
         const onExit = () => {
           cleanup();
           reject(new Error('Prover worker exited'));
         };
         const cleanup = () => {
           worker.off('message', onMessage);
+          worker.off('error', onError);
           worker.off('exit', onExit);
         };
         worker.on('message', onMessage);
-        worker.once('exit', onExit);
+        worker.on('error', onError);
+        worker.on('exit', onExit);
       });
-      worker.send({ id, input });
+      worker.postMessage({ id, input });
       return await Promise.race([result, timeout]);
     } catch (err) {
-      // On timeout the worker may still be busy: kill it so the CPU is freed at once.
+      // On timeout the thread may still be busy: terminate it (and its pool) so the CPU is freed.
       if (err instanceof ProverTimeoutError && this.worker) this.discardWorker(this.worker);
       throw err;
     } finally {

@@ -1,6 +1,6 @@
 // The JoinSplit circuit itself: valid shield / transfer / unshield prove (in the warm worker) and
 // verify; each invalid case fails already at witness generation (wasm calculator, no proving).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as snarkjs from 'snarkjs';
 import {
@@ -160,31 +160,39 @@ describe('JoinSplit circuit: witness generation fails for invalid transactions',
 });
 
 describe('prover worker', () => {
-  it('is terminated on timeout ("Prover timeout") and replaced by a fresh one', async () => {
+  it('is terminated with its proving threads on timeout ("Prover timeout") and replaced by a fresh one', async () => {
     const impatient = new JoinSplitProver({ timeoutMs: 1500 });
+    const threadsBefore = osThreadCount();
     try {
       const attempt = impatient.prove(validTransfer().input);
       await new Promise((r) => setTimeout(r, 300));
-      const pid = impatient.pid;
-      expect(pid).toBeGreaterThan(0);
+      const threadId = impatient.threadId;
+      expect(threadId).toBeGreaterThan(0);
       await expect(attempt).rejects.toThrow('Prover timeout');
-      await expect.poll(() => isAlive(pid!), { timeout: 5000 }).toBe(false);
-      // The next proof gets a new worker and succeeds with a sane timeout.
+      expect(impatient.threadId).toBeUndefined();
+      // The prover thread and snarkjs' pool threads inside it are all gone.
+      await expect.poll(osThreadCount, { timeout: 5000 }).toBeLessThanOrEqual(threadsBefore);
+      // The next proof gets a new thread and succeeds with a sane timeout.
       const js = validTransfer();
       const { proof } = await impatient.prove(js.input, { timeoutMs: 120_000 });
       expect(await verifyJoinSplitProof(flattenPublicSignals(js.publicSignals), proof)).toBe(true);
-      expect(impatient.pid).not.toBe(pid);
+      expect(impatient.threadId).toBeGreaterThan(threadId!);
     } finally {
       await impatient.close();
     }
+    expect(osThreadCount()).toBeLessThanOrEqual(threadsBefore);
+  }, 180_000);
+
+  it('reports a witness that violates a constraint and stays usable', async () => {
+    const js = validTransfer();
+    const unbalanced = { ...js.input, outAmount: (js.input.outAmount as string[]).map((a, i) => (i === 0 ? String(BigInt(a) + 1n) : a)) };
+    await expect(prover.prove(unbalanced as CircuitInput)).rejects.toThrow(/Assert Failed/);
+    const { proof } = await prover.prove(js.input);
+    expect(await verifyJoinSplitProof(flattenPublicSignals(js.publicSignals), proof)).toBe(true);
   }, 180_000);
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** OS threads of this process (Linux): the prover thread plus snarkjs' pool, when running. */
+function osThreadCount(): number {
+  return readdirSync('/proc/self/task').length;
 }
