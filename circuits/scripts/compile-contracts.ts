@@ -35,11 +35,12 @@ export const contractSources: Record<string, string> = {
   'PoseidonHasher.sol': path.join(contractsSrcDir, 'PoseidonHasher.sol'),
   'test/ShieldedPoolHarness.sol': path.join(contractsSrcDir, 'test', 'ShieldedPoolHarness.sol'),
   'test/FeeOnTransferToken.sol': path.join(contractsSrcDir, 'test', 'FeeOnTransferToken.sol'),
+  'test/HostileReceiver.sol': path.join(contractsSrcDir, 'test', 'HostileReceiver.sol'),
   // Exported by the ceremony (snarkjs template): the verifier for the committed zkey.
   'Groth16Verifier.sol': path.join(zkDir, 'Groth16Verifier.sol'),
 };
 
-const wanted = ['ShieldedPool', 'ShieldedPoolHarness', 'TestToken', 'Groth16Verifier', 'PoseidonHasher', 'FeeOnTransferToken'];
+const wanted = ['ShieldedPool', 'ShieldedPoolHarness', 'TestToken', 'Groth16Verifier', 'PoseidonHasher', 'FeeOnTransferToken', 'HostileReceiver'];
 
 export function solcVersion(): string {
   return (require('solc') as { version(): string }).version();

@@ -1,7 +1,7 @@
 // The pool on a real devnet with real proofs: value moves for ETH and an ERC-20, and every
 // attack the design names is rejected by the contract with its specific error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, decodeErrorResult, encodeFunctionData, http, parseEther, type Address, type PublicClient } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import {
   FIELD_SIZE,
@@ -29,7 +29,7 @@ import {
 } from '../../server/privacy/index.js';
 import { deployAccountAbstraction, deployContract, deployPool, devKeys, readArtifact, startAnvil, startDevnet, type Devnet } from '../helpers/devnet.js';
 import { poseidon2 } from 'poseidon-lite';
-import { shieldedPoolHarnessAbi } from '../../server/privacy/contract-abis.js';
+import { hostileReceiverAbi, shieldedPoolHarnessAbi } from '../../server/privacy/contract-abis.js';
 import { newKeys, ownNote } from './fixtures.js';
 import { cloneTx, proveTransaction, sendTransact, simulateTransact, type ProvedTransaction } from './pool-helpers.js';
 import { computeCommitment } from '../../server/privacy/note.js';
@@ -297,4 +297,85 @@ describe('rejections', () => {
     await client.request({ method: 'evm_mine' as never, params: [] as never });
     expect(await simulateTransact(client, pool, from(), bundle)).toBe('Expired');
   });
+});
+
+describe('payouts that fail or re-enter', () => {
+  // Carol's own notes, so these tests do not depend on what the others left unspent.
+  const carol = newKeys();
+  const user = () => devnet.walletFor(devKeys.user);
+  const from = () => devnet.walletFor(devKeys.user2).account.address;
+  let hostile: Address;
+
+  const setRefuse = async (refuse: boolean) =>
+    client.waitForTransactionReceipt({ hash: await user().writeContract({ address: hostile, abi: hostileReceiverAbi, functionName: 'setRefuse', args: [refuse] }) });
+  const readHostile = <F extends 'reentered' | 'reentrySucceeded' | 'reentryRevert'>(functionName: F) => client.readContract({ address: hostile, abi: hostileReceiverAbi, functionName });
+  const isSpent = (nullifier: bigint) => client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'nullifierSpent', args: [nullifier] });
+  /** Carol's unspent ETH note of exactly `amount`. */
+  const carolNote = async (amount: bigint) => {
+    const note = (await unspent(carol, ZERO_ADDRESS)).find((n) => n.amount === amount);
+    if (!note) throw new Error(`Carol has no note of ${amount}`);
+    return note;
+  };
+  const unshieldTo = async (amount: bigint, recipient: Address, extra: { fee?: bigint; relayer?: Address } = {}) =>
+    proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: carol, token: ZERO_ADDRESS, amount, deadline: await deadline(), notes: [await carolNote(parseEther('1'))], recipient, ...extra }));
+
+  beforeAll(async () => {
+    for (const amount of [parseEther('1'), parseEther('2')]) {
+      await sendTransact(user(), client, pool, await proveTransaction(prover, planShield({ ctx: await ctx(), keys: carol, token: ZERO_ADDRESS, amount, deadline: await deadline() })));
+    }
+    hostile = (await deployContract(devnet.deployer, client, 'HostileReceiver')).address;
+  }, 60_000);
+
+  it('refuses an unshield to address 0 (the ETH would be burnt)', async () => {
+    const burn = await unshieldTo(parseEther('0.5'), ZERO_ADDRESS);
+    expect(burn.args.extData.recipient).toBe(ZERO_ADDRESS);
+    expect(await simulateTransact(client, pool, from(), burn)).toBe('InvalidRecipient');
+  }, 60_000);
+
+  it('reverts the whole transaction when a payout fails: nothing is spent, inserted or paid', async () => {
+    await setRefuse(true);
+    const toRecipient = await unshieldTo(parseEther('0.5'), hostile);
+    const toRelayer = await unshieldTo(parseEther('0.5'), privateKeyToAccount(generatePrivateKey()).address, { fee: parseEther('0.01'), relayer: hostile });
+    expect(await simulateTransact(client, pool, from(), toRecipient)).toBe('TransferFailed');
+    expect(await simulateTransact(client, pool, from(), toRelayer)).toBe('TransferFailed');
+
+    // Mined for real, it reverts and leaves the pool as it was.
+    const poolBefore = await client.getBalance({ address: pool });
+    const rootBefore = await client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'getLastRoot' });
+    const hash = await user().writeContract({ address: pool, abi: shieldedPoolAbi, functionName: 'transact', args: [toRecipient.args.proof, toRecipient.args.extData], gas: 3_000_000n });
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe('reverted');
+    expect(await client.getBalance({ address: pool })).toBe(poolBefore);
+    expect(await client.readContract({ address: pool, abi: shieldedPoolAbi, functionName: 'getLastRoot' })).toBe(rootBefore);
+    for (const n of toRecipient.args.proof.inputNullifiers) expect(await isSpent(n)).toBe(false);
+    expect(await client.getBalance({ address: hostile })).toBe(0n);
+
+    // Once the recipient accepts ETH, the very same bundle goes through.
+    await setRefuse(false);
+    await sendTransact(user(), client, pool, toRecipient);
+    expect(await client.getBalance({ address: hostile })).toBe(parseEther('0.5'));
+  }, 120_000);
+
+  it('refuses re-entry from a payout recipient (Reentrancy); the re-entering bundle stays valid on its own', async () => {
+    // The inner bundle is a valid unshield of Carol's other note to a fresh address.
+    const fresh = privateKeyToAccount(generatePrivateKey()).address;
+    const inner = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: carol, token: ZERO_ADDRESS, amount: parseEther('2'), deadline: await deadline(), notes: [await carolNote(parseEther('2'))], recipient: fresh }));
+    const innerCall = encodeFunctionData({ abi: shieldedPoolAbi, functionName: 'transact', args: [inner.args.proof, inner.args.extData] });
+    await client.waitForTransactionReceipt({ hash: await user().writeContract({ address: hostile, abi: hostileReceiverAbi, functionName: 'arm', args: [pool, innerCall] }) });
+
+    // The outer unshield pays the hostile receiver 0.3 of Carol's 0.5 change, which calls back in.
+    const changeNote = await carolNote(parseEther('0.5'));
+    const outer = await proveTransaction(prover, planUnshield({ ctx: await ctx(), keys: carol, token: ZERO_ADDRESS, amount: parseEther('0.3'), deadline: await deadline(), notes: [changeNote], recipient: hostile }));
+    const hostileBefore = await client.getBalance({ address: hostile });
+    await sendTransact(user(), client, pool, outer);
+    expect(await readHostile('reentered')).toBe(true);
+    expect(await readHostile('reentrySucceeded')).toBe(false);
+    expect(decodeErrorResult({ abi: shieldedPoolAbi, data: await readHostile('reentryRevert') }).errorName).toBe('Reentrancy');
+    expect(await client.getBalance({ address: hostile })).toBe(hostileBefore + parseEther('0.3'));
+    for (const n of inner.args.proof.inputNullifiers) expect(await isSpent(n)).toBe(false);
+    expect(await client.getBalance({ address: fresh })).toBe(0n);
+
+    // The lock was released with the outer call: the same inner bundle now succeeds by itself.
+    await sendTransact(user(), client, pool, inner);
+    expect(await client.getBalance({ address: fresh })).toBe(parseEther('2'));
+  }, 120_000);
 });
