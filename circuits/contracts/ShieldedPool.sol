@@ -142,6 +142,8 @@ contract ShieldedPool is MerkleTreeWithHistory {
                 if (msg.value != amount) revert InvalidEthValue();
             } else {
                 if (msg.value != 0) revert InvalidEthValue();
+                // Without code, balanceOf would revert with no reason and transferFrom "succeed".
+                if (ext.token.code.length == 0) revert UnsupportedToken();
                 uint256 before = IERC20Minimal(ext.token).balanceOf(address(this));
                 _callToken(ext.token, abi.encodeCall(IERC20Minimal.transferFrom, (msg.sender, address(this), amount)));
                 // A fee-on-transfer or rebasing token would credit notes the pool does not hold.

@@ -332,6 +332,12 @@ describe('payouts that fail or re-enter', () => {
     expect(await simulateTransact(client, pool, from(), burn)).toBe('InvalidRecipient');
   }, 60_000);
 
+  it('refuses a "token" address without code (a call to it would succeed and move nothing)', async () => {
+    const noCode = privateKeyToAccount(generatePrivateKey()).address;
+    const shield = await proveTransaction(prover, planShield({ ctx: await ctx(), keys: carol, token: noCode, amount: 10n, deadline: await deadline() }));
+    expect(await simulateTransact(client, pool, user().account.address, shield)).toBe('UnsupportedToken');
+  }, 60_000);
+
   it('reverts the whole transaction when a payout fails: nothing is spent, inserted or paid', async () => {
     await setRefuse(true);
     const toRecipient = await unshieldTo(parseEther('0.5'), hostile);
