@@ -71,6 +71,7 @@ async function benchProving(runs: number) {
   const coldProcess: number[] = [];
   const cold: number[] = [];
   const warm: number[] = [];
+  let warmCpuMs = 0; // every thread of this process, the prover thread's pool included
   const witness: number[] = [];
   let proof;
   try {
@@ -82,12 +83,15 @@ async function benchProving(runs: number) {
       await releaseCurve();
       cold.push(await time(() => snarkjs.groth16.fullProve(input, wasmPath, zkeyPath)));
       await releaseCurve();
+      const cpuBefore = process.cpuUsage();
       warm.push(await time(async () => witness.push((await prover.prove(input)).witnessMs)));
+      const cpu = process.cpuUsage(cpuBefore);
+      warmCpuMs += (cpu.user + cpu.system) / 1000;
     }
     const verify: number[] = [];
     await verifyJoinSplitProof(signals, proof!); // builds the verifier's curve once
     for (let i = 0; i < runs; i++) verify.push(await time(() => verifyJoinSplitProof(signals, proof!)));
-    return { coldProcess: summarize(coldProcess), cold: summarize(cold), workerStartMs: Math.round(startMs), workerFirstProofMs: Math.round(first), warm: summarize(warm), witness: summarize(witness), verify: summarize(verify) };
+    return { coldProcess: summarize(coldProcess), cold: summarize(cold), workerStartMs: Math.round(startMs), workerFirstProofMs: Math.round(first), warm: summarize(warm), warmCoresBusy: warmCpuMs / warm.reduce((a, b) => a + b, 0), witness: summarize(witness), verify: summarize(verify) };
   } finally {
     await prover.close();
     await releaseCurve();
@@ -142,7 +146,7 @@ export async function benchPrivacy(runs = 5): Promise<void> {
   line('cold fullProve, fresh process', proving.coldProcess);
   line('cold fullProve, curve released', proving.cold);
   line('warm prover thread', proving.warm, `; thread start ${proving.workerStartMs}, its first proof ${proving.workerFirstProofMs}`);
-  console.log(`  of which witness p50 ${proving.witness.p50}`);
+  console.log(`  of which witness p50 ${proving.witness.p50}; cores busy during warm proofs ${proving.warmCoresBusy.toFixed(2)} of ${os.cpus().length}`);
   console.log(`  ratio cold/warm p50: fresh process ${(proving.coldProcess.p50 / proving.warm.p50).toFixed(2)}x, curve released ${(proving.cold.p50 / proving.warm.p50).toFixed(2)}x`);
   console.log(`  verify (off-chain) p50 ${proving.verify.p50}  p95 ${proving.verify.p95}`);
   const gas = await benchGas();
