@@ -5,6 +5,7 @@ import * as s from './schemas.js';
 import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription } from './subscriptions.js';
 import { getDelivery, listDeliveries, retryDelivery } from './deliveries.js';
 import { getWebhookSettings, updateWebhookSettings } from './settings.js';
+import { sendTestEvent } from './test-event.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 
 const tags = ['Webhooks'];
@@ -90,5 +91,21 @@ export const webhookRoutes: RouteDef[] = [
       errors: { 409: 'The endpoint is disabled' },
     },
     ({ ctx, entityId, params }) => retryDelivery(ctx, entityId, params.subscriptionId, params.deliveryId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/webhook-subscriptions/{subscriptionId}/test',
+      summary: 'Send a test event to the endpoint, now',
+      description:
+        'Sends one signed `webhook.test` event (`data: { subscriptionId, message }`) to this endpoint whatever events it subscribes to, waits for the answer (15 s at most) and returns the delivery with its attempt; it also appears in the delivery log. Test events are never retried automatically.',
+      tags,
+      access: manage,
+      params: s.subscriptionParams,
+      response: s.deliverySchema,
+      status: 201,
+      errors: { 409: 'The endpoint is disabled' },
+    },
+    ({ ctx, entityId, params }) => sendTestEvent(ctx, entityId, params.subscriptionId),
   ),
 ];

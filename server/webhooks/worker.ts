@@ -65,8 +65,9 @@ function recordAttempt(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow
 
 function nextState(ctx: Context, d: DeliveryRow, trigger: Trigger, autoAttempts: number, ok: boolean, result: SendResult): Pick<DeliveryRow, 'status' | 'nextAttemptAt'> {
   if (ok) return { status: 'succeeded', nextAttemptAt: null };
-  // A manual retry that fails leaves a scheduled delivery on its schedule and a finished one failed.
-  if (trigger === 'manual') return d.status === 'pending' ? { status: 'pending', nextAttemptAt: d.nextAttemptAt } : { status: 'failed', nextAttemptAt: null };
+  // A manual attempt that fails leaves a scheduled delivery on its schedule; one without a
+  // schedule (finished, or a test event) ends failed.
+  if (trigger === 'manual') return d.status === 'pending' && d.nextAttemptAt !== null ? { status: 'pending', nextAttemptAt: d.nextAttemptAt } : { status: 'failed', nextAttemptAt: null };
   if (result.statusCode === 410) return { status: 'failed', nextAttemptAt: null };
   const delay = retryDelayMs(autoAttempts);
   if (delay === null || autoAttempts >= MAX_ATTEMPTS) return { status: 'failed', nextAttemptAt: null };

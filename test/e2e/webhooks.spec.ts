@@ -50,6 +50,14 @@ test('create a webhook endpoint, see the secret once, and a signed delivery in i
     expect(received[1].headers['webhook-id']).toBe(received[0].headers['webhook-id']);
     await screenshot(page, 'webhooks-deliveries');
 
+    // Send test event: a signed webhook.test although the endpoint only subscribes to ticket.created.
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect(page.getByText(/Test event delivered: the endpoint answered HTTP 200/)).toBeVisible();
+    await expect(log.getByRole('row', { name: /webhook\.test.*succeeded/ })).toBeVisible();
+    expect(received).toHaveLength(3);
+    await screenshot(page, 'webhooks-test-event');
+    expect((new Webhook(secret).verify(received[2].body, received[2].headers as Record<string, string>) as { type: string }).type).toBe('webhook.test');
+
     await page.getByRole('button', { name: 'Disable' }).click();
     await expect(page.getByText(/Disabled .*Disabled by a member/)).toBeVisible();
   } finally {

@@ -307,6 +307,59 @@ describe('delivery', () => {
   });
 });
 
+describe('test events', () => {
+  it('sends a signed webhook.test to one endpoint whatever it subscribes to, logs it, and never retries it', async () => {
+    const o = await server.signup();
+    const sub = (await o.post(W, { url: receiver.url, events: ['ticket.created'] })).body;
+    const before = receiver.received.length;
+    const res = await o.post(`${W}/${sub.id}/test`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ eventType: 'webhook.test', status: 'succeeded', attemptCount: 1, nextAttemptAt: null, payload: { type: 'webhook.test', data: { subscriptionId: sub.id } } });
+    expect(res.body.attempts).toEqual([expect.objectContaining({ attempt: 1, trigger: 'manual', statusCode: 200, success: true })]);
+    expect(receiver.received).toHaveLength(before + 1);
+    const got = receiver.received.at(-1)!;
+    // Signed like every delivery (the test clock runs ahead of real time, so check the signature itself).
+    const signedAt = new Date(Number(got.headers['webhook-timestamp']) * 1000);
+    expect(got.headers['webhook-signature']).toBe(new Webhook(sub.secret).sign(got.headers['webhook-id'], signedAt, got.body));
+    expect(got.headers['webhook-id']).toBe(res.body.eventId);
+    expect(JSON.parse(got.body)).toMatchObject({ type: 'webhook.test', data: { subscriptionId: sub.id } });
+    expect((await o.get(`${W}/${sub.id}/deliveries`)).body.map((d: any) => d.id)).toContain(res.body.id);
+
+    // A failing test ends failed at once: the delivery loop does not pick it up later.
+    receiver.reply({ status: 500, body: 'boom' });
+    const failed = await o.post(`${W}/${sub.id}/test`);
+    expect(failed.status).toBe(201);
+    expect(failed.body).toMatchObject({ status: 'failed', attemptCount: 1, lastStatusCode: 500, nextAttemptAt: null });
+    const sent = receiver.received.length;
+    clock.advance(86_400_000);
+    await pump();
+    expect(receiver.received).toHaveLength(sent);
+    expect((await o.get(`${W}/${sub.id}/deliveries/${failed.body.id}`)).body).toMatchObject({ status: 'failed', attemptCount: 1 });
+  });
+
+  it('refuses a disabled endpoint (409), other entities (404), viewers and read-only keys (403)', async () => {
+    const o = await server.signup();
+    const sub = (await o.post(W, { url: receiver.url, events: ['*'] })).body;
+    const before = receiver.received.length;
+    await o.put(W, { subscriptionId: sub.id, enabled: false });
+    const disabled = await o.post(`${W}/${sub.id}/test`);
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.error).toMatch(/disabled/);
+    await o.put(W, { subscriptionId: sub.id, enabled: true });
+    expect((await owner.post(`${W}/${sub.id}/test`)).status).toBe(404);
+    expect((await o.post(`${W}/00000000-0000-7000-8000-000000000000/test`)).status).toBe(404);
+    expect((await o.post(`${W}/not-a-uuid/test`)).status).toBe(400);
+    const viewer = await addMemberClient(server, o, 'viewer');
+    expect((await viewer.post(`${W}/${sub.id}/test`)).status).toBe(403);
+    const reader = await server.apiKeyClient(o, ['read:webhooks']);
+    expect((await reader.post(`${W}/${sub.id}/test?entityId=${o.entityId}`)).status).toBe(403);
+    expect(receiver.received).toHaveLength(before);
+    const writer = await server.apiKeyClient(o, ['write:webhooks']);
+    expect((await writer.post(`${W}/${sub.id}/test?entityId=${o.entityId}`)).status).toBe(201);
+    expect(receiver.received).toHaveLength(before + 1);
+  });
+});
+
 describe('retention', () => {
   it('drops finished deliveries after 90 days, keeping those still pending', async () => {
     const o = await server.signup();

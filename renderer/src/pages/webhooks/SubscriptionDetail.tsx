@@ -7,7 +7,7 @@ import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointStatus } from './SubscriptionList';
 import { SubscriptionForm } from './SubscriptionForm';
-import type { Subscription } from './types';
+import type { Delivery, Subscription } from './types';
 
 export function SubscriptionDetail() {
   const { subscriptionId = '' } = useParams();
@@ -20,6 +20,12 @@ export function SubscriptionDetail() {
   const canManage = session.can('WEBHOOKS.MANAGE');
   const toggle = useAction(async (enabled: boolean) => {
     sub.setData(await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId, enabled }));
+  });
+  const [testResult, setTestResult] = useState<Delivery | null>(null);
+  const sendTest = useAction(async () => {
+    setTestResult(null);
+    setTestResult(await api.post<Delivery>(`/api/webhook-subscriptions/${subscriptionId}/test`));
+    setVersion((v) => v + 1);
   });
   const remove = useAction(async () => {
     await api.delete('/api/webhook-subscriptions', { subscriptionId });
@@ -38,6 +44,11 @@ export function SubscriptionDetail() {
         actions={
           canManage && (
             <>
+              {s.enabled && (
+                <Button onClick={() => void sendTest.run()} busy={sendTest.pending}>
+                  Send test event
+                </Button>
+              )}
               <Button onClick={() => setEditing(true)}>Edit</Button>
               <Button onClick={() => void toggle.run(!s.enabled)} busy={toggle.pending}>
                 {s.enabled ? 'Disable' : 'Enable'}
@@ -50,7 +61,8 @@ export function SubscriptionDetail() {
         }
       >
         <div className="stack">
-          <ErrorBanner error={toggle.error} />
+          <ErrorBanner error={toggle.error ?? sendTest.error} />
+          {testResult && <TestEventResult delivery={testResult} />}
           {!s.enabled && s.disabledReason && <Notice kind="warning">Disabled {formatDateTime(s.disabledAt)}: {s.disabledReason}</Notice>}
           {s.enabled && s.failingSince && <Notice kind="warning">Failing since {formatDateTime(s.failingSince)}. Deliveries are retried; after 5 days of failure the endpoint is disabled.</Notice>}
           <dl className="hd-details wh-meta">
@@ -99,4 +111,11 @@ export function SubscriptionDetail() {
       )}
     </div>
   );
+}
+
+/** The outcome of "Send test event": what the endpoint answered, as its delivery log records it. */
+function TestEventResult({ delivery }: { delivery: Delivery }) {
+  const attempt = delivery.attempts.at(-1);
+  if (delivery.status === 'succeeded') return <Notice kind="success">Test event delivered: the endpoint answered HTTP {delivery.lastStatusCode}{attempt ? ` in ${attempt.durationMs} ms` : ''}.</Notice>;
+  return <Notice kind="warning">Test event failed: {delivery.lastError ?? 'no answer'}. It is not retried; see the delivery log below.</Notice>;
 }

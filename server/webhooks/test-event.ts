@@ -1,0 +1,47 @@
+// "Send test event", as Stripe and Svix offer it: one signed `webhook.test` message to one endpoint,
+// attempted at once and kept in that endpoint's delivery log. It goes to the endpoint whatever
+// events it subscribes to, and is never retried automatically (it has no schedule).
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { ConflictError } from '../http/errors.js';
+import { getDelivery } from './deliveries.js';
+import { findSubscription } from './subscriptions.js';
+import { webhookDeliveries } from './tables.js';
+import { attemptDelivery, serialized } from './worker.js';
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export async function sendTestEvent(ctx: Context, entityId: string, subscriptionId: string) {
+  findSubscription(ctx.db, entityId, subscriptionId);
+  const deliveryId = await serialized(ctx, async () => {
+    const sub = findSubscription(ctx.db, entityId, subscriptionId);
+    if (!sub.enabled) throw new ConflictError('The endpoint is disabled; enable it before sending a test event');
+    const now = nowIso(ctx);
+    const payload = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now, data: { subscriptionId, message: 'A test event sent from Bureau. No action is needed.' } });
+    const delivery = ctx.db
+      .insert(webhookDeliveries)
+      .values({
+        id: ctx.ids.next(),
+        entityId,
+        subscriptionId,
+        eventId: ctx.ids.next(),
+        eventType: TEST_EVENT_TYPE,
+        payload,
+        status: 'pending',
+        attemptCount: 0,
+        autoAttempts: 0,
+        // No schedule: the worker never picks it up, and a failed attempt ends it as failed.
+        nextAttemptAt: null,
+        lastAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    await attemptDelivery(ctx, delivery, sub, 'manual');
+    return delivery.id;
+  });
+  return getDelivery(ctx, entityId, subscriptionId, deliveryId);
+}
