@@ -30,6 +30,8 @@ export interface BackgroundLoops {
   add(name: string, intervalMs: number, tick: () => Promise<void> | void): void;
   /** Runs every loop's tick once now (tests use this to avoid waiting). */
   runAll(): Promise<void>;
+  /** Aborted as `stop` begins: long ticks (network calls) end early instead of delaying close. */
+  readonly signal: AbortSignal;
   stop(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import type { BackgroundLoops } from './context.js';
 export function createLoops(log: Logger, enabled: boolean): BackgroundLoops {
   const loops: { name: string; tick: () => Promise<void> | void; timer?: NodeJS.Timeout; running?: Promise<void> }[] = [];
   let stopped = false;
+  const stopping = new AbortController();
   const run = async (l: (typeof loops)[number]) => {
     if (l.running) return l.running;
     l.running = (async () => {
@@ -27,11 +28,13 @@ export function createLoops(log: Logger, enabled: boolean): BackgroundLoops {
         l.timer.unref();
       }
     },
+    signal: stopping.signal,
     async runAll() {
       for (const l of loops) await run(l);
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       for (const l of loops) clearInterval(l.timer);
       await Promise.all(loops.map((l) => l.running));
     },

@@ -16,13 +16,17 @@ export interface SendResult {
   error: string | null;
   /** The target was refused by the local-address policy (not a network failure). */
   blocked: boolean;
+  /** Dropped because the server is closing: not the endpoint's failure, so not an attempt. */
+  aborted?: boolean;
 }
+
+const CLOSING = { statusCode: null, responseExcerpt: null, retryAfter: null, error: 'Not sent: Bureau is closing', blocked: false, aborted: true } as const;
 
 /**
  * POSTs one signed webhook. Redirects are not followed (a 3xx is a failure, as with Svix);
  * the whole exchange is bounded by the timeout; only the start of the response is kept.
  */
-export function sendWebhook(req: { url: string; headers: Record<string, string>; body: string; allowLocal: boolean; timeoutMs?: number }): Promise<SendResult> {
+export function sendWebhook(req: { url: string; headers: Record<string, string>; body: string; allowLocal: boolean; timeoutMs?: number; signal?: AbortSignal }): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(req.url);
@@ -31,6 +35,7 @@ export function sendWebhook(req: { url: string; headers: Record<string, string>;
   } catch (err) {
     return Promise.resolve({ statusCode: null, durationMs: 0, responseExcerpt: null, retryAfter: null, error: (err as Error).message, blocked: true });
   }
+  if (req.signal?.aborted) return Promise.resolve({ ...CLOSING, durationMs: 0 });
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
@@ -74,6 +79,13 @@ export function sendWebhook(req: { url: string; headers: Record<string, string>;
       finish({ statusCode: null, responseExcerpt: null, retryAfter: null, error: `Timed out after ${(req.timeoutMs ?? DELIVERY_TIMEOUT_MS) / 1000} s`, blocked: false });
       request.destroy();
     }, req.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+    // Closing the app: drop the request now rather than wait out the timeout.
+    const abort = () => {
+      finish(CLOSING);
+      request.destroy();
+    };
+    req.signal?.addEventListener('abort', abort, { once: true });
+    request.on('close', () => req.signal?.removeEventListener('abort', abort));
     request.on('error', (err) => finish({ statusCode: null, responseExcerpt: null, retryAfter: null, error: describe(err), blocked: err instanceof BlockedTargetError }));
     request.end(req.body);
   });

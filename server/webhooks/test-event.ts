@@ -1,9 +1,10 @@
 // "Send test event", as Stripe and Svix offer it: one signed `webhook.test` message to one endpoint,
 // attempted at once and kept in that endpoint's delivery log. It goes to the endpoint whatever
 // events it subscribes to, and is never retried automatically (it has no schedule).
+import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { ConflictError } from '../http/errors.js';
+import { ConflictError, ServiceUnavailableError } from '../http/errors.js';
 import { getDelivery } from './deliveries.js';
 import { findSubscription } from './subscriptions.js';
 import { webhookDeliveries } from './tables.js';
@@ -40,7 +41,11 @@ export async function sendTestEvent(ctx: Context, entityId: string, subscription
       })
       .returning()
       .get();
-    await attemptDelivery(ctx, delivery, sub, 'manual');
+    if (!(await attemptDelivery(ctx, delivery, sub, 'manual'))) {
+      // Closing: a test that was never sent is not worth keeping in the log.
+      ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)).run();
+      throw new ServiceUnavailableError('Bureau is closing; the test event was not sent');
+    }
     return delivery.id;
   });
   return getDelivery(ctx, entityId, subscriptionId, deliveryId);

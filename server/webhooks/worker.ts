@@ -28,8 +28,11 @@ export function serialized<T>(ctx: Context, work: () => Promise<T>): Promise<T> 
   return next;
 }
 
-/** Makes one HTTP attempt for a delivery and records it; returns the updated delivery. */
-export async function attemptDelivery(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow, trigger: Trigger): Promise<void> {
+/**
+ * Makes one HTTP attempt for a delivery and records it. Returns false when the server began closing
+ * first: nothing is recorded and the delivery is due again at once on the next start.
+ */
+export async function attemptDelivery(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow, trigger: Trigger): Promise<boolean> {
   const startedAt = ctx.clock.now();
   const secret = ctx.secrets.open(sub.secretSealed).toString('utf8');
   const signature = new Webhook(secret).sign(delivery.eventId, startedAt, delivery.payload);
@@ -38,8 +41,23 @@ export async function attemptDelivery(ctx: Context, delivery: DeliveryRow, sub: 
     body: delivery.payload,
     allowLocal: allowsLocalTargets(ctx, sub.entityId),
     headers: { 'webhook-id': delivery.eventId, 'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)), 'webhook-signature': signature },
+    signal: ctx.loops.signal,
   });
+  if (result.aborted) {
+    releaseLease(ctx, delivery);
+    return false;
+  }
   recordAttempt(ctx, delivery, sub, trigger, startedAt.toISOString(), result);
+  return true;
+}
+
+/** Puts a leased delivery back on its schedule (as read before the lease), untouched otherwise. */
+function releaseLease(ctx: Context, delivery: DeliveryRow): void {
+  ctx.db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: delivery.nextAttemptAt })
+    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
+    .run();
 }
 
 function recordAttempt(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow, trigger: Trigger, startedAt: string, result: SendResult) {
@@ -126,6 +144,11 @@ async function deliverDueOnce(ctx: Context): Promise<number> {
   const worker = async () => {
     for (let lane = lanes.shift(); lane; lane = lanes.shift()) {
       for (const { d, s } of lane) {
+        // Closing: hand back what is not yet attempted instead of holding its lease.
+        if (ctx.loops.signal.aborted) {
+          releaseLease(ctx, d);
+          continue;
+        }
         const fresh = ctx.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, s.id)).get();
         if (!fresh?.enabled) break; // disabled by an earlier attempt in this lane
         await attemptDelivery(ctx, d, fresh, 'automatic');
@@ -140,7 +163,7 @@ async function deliverDueOnce(ctx: Context): Promise<number> {
 export function deliverDueWebhooks(ctx: Context): Promise<number> {
   return serialized(ctx, async () => {
     let total = 0;
-    for (let n = await deliverDueOnce(ctx); n > 0; n = n === BATCH ? await deliverDueOnce(ctx) : 0) total += n;
+    for (let n = await deliverDueOnce(ctx); n > 0; n = n === BATCH && !ctx.loops.signal.aborted ? await deliverDueOnce(ctx) : 0) total += n;
     return total;
   });
 }
