@@ -1,15 +1,51 @@
+import type { Context } from '../context.js';
 import { route, type RouteDef } from '../http/route.js';
+import { limiterFor, type RateLimitRule } from '../http/rate-limit.js';
 import { signBody, signingViewSchema, tokenParams } from './request-schemas.js';
-import { signerDocument, submitSigning, viewAsSigner } from './signing.js';
+import { signerDocument, submitSigning, UnknownSigningLinkError, viewAsSigner } from './signing.js';
 import { sendPdf } from './send-pdf.js';
 
 const tags = ['Signing (public)'];
-const note = 'Public: the unguessable signing token in the path is the credential (stored only as a SHA-256 hash). It gives access to this one signer\'s view of this one request and nothing else.';
+
+/**
+ * Signing tokens are 256-bit, so guessing one is hopeless; still, a client that keeps presenting
+ * unknown links is probing, and (as sign-in throttling does for passwords) it is stopped: after 20
+ * unknown links within 15 minutes, every signing-link request from that IP answers 429 until the
+ * oldest miss ages out. A signer following their own link never misses.
+ */
+export const UNKNOWN_LINK_RATE: RateLimitRule = { limit: 20, windowMs: 15 * 60_000, message: 'Too many unknown signing links from this address; try again later' };
+
+const note =
+  "Public: the unguessable signing token in the path is the credential (stored only as a SHA-256 hash). It gives access to this one signer's view of this one request and nothing else. " +
+  'After 20 unknown links from one client IP within 15 minutes, signing-link requests from that IP answer 429 with Retry-After.';
+const limited = { 429: 'Too many unknown signing links from this IP (Retry-After header)' };
+
+/** Runs a signing-link use case unless this IP is throttled; counts the miss if the link is unknown. */
+async function withLinkThrottle<T>(ctx: Context, ip: string, use: () => T | Promise<T>): Promise<T> {
+  const misses = limiterFor(ctx, UNKNOWN_LINK_RATE);
+  misses.check(ip);
+  try {
+    return await use();
+  } catch (err) {
+    if (err instanceof UnknownSigningLinkError) misses.count(ip);
+    throw err;
+  }
+}
 
 export const signingRoutes: RouteDef[] = [
   route(
-    { method: 'get', path: '/api/sign/{token}', summary: 'The request as this signer sees it', description: `${note} The first open is recorded as \`viewed\` in the audit trail.`, tags, access: 'public', params: tokenParams, response: signingViewSchema, errors: { 404: 'Unknown signing link' } },
-    ({ ctx, params, ip, userAgent }) => viewAsSigner(ctx, params.token, { ip, userAgent }),
+    {
+      method: 'get',
+      path: '/api/sign/{token}',
+      summary: 'The request as this signer sees it',
+      description: `${note} The first open is recorded as \`viewed\` in the audit trail.`,
+      tags,
+      access: 'public',
+      params: tokenParams,
+      response: signingViewSchema,
+      errors: { 404: 'Unknown signing link', ...limited },
+    },
+    ({ ctx, params, ip, userAgent }) => withLinkThrottle(ctx, ip, () => viewAsSigner(ctx, params.token, { ip, userAgent })),
   ),
   route(
     {
@@ -22,15 +58,26 @@ export const signingRoutes: RouteDef[] = [
       params: tokenParams,
       body: signBody,
       response: signingViewSchema,
-      errors: { 404: 'Unknown signing link', 409: 'Not allowed now' },
+      errors: { 404: 'Unknown signing link', 409: 'Not allowed now', ...limited },
     },
-    ({ ctx, params, body, ip, userAgent }) => submitSigning(ctx, params.token, body, { ip, userAgent }),
+    ({ ctx, params, body, ip, userAgent }) => withLinkThrottle(ctx, ip, () => submitSigning(ctx, params.token, body, { ip, userAgent })),
   ),
   route(
-    { method: 'get', path: '/api/sign/{token}/document', summary: 'The PDF to sign (the sealed PDF once completed)', description: note, tags, access: 'public', params: tokenParams, produces: 'application/pdf', errors: { 404: 'Unknown signing link' } },
-    ({ ctx, params, res }) => {
-      const doc = signerDocument(ctx, params.token);
-      sendPdf(res, doc.data, doc.name);
+    {
+      method: 'get',
+      path: '/api/sign/{token}/document',
+      summary: 'The PDF to sign (the sealed PDF once completed)',
+      description: note,
+      tags,
+      access: 'public',
+      params: tokenParams,
+      produces: 'application/pdf',
+      errors: { 404: 'Unknown signing link', ...limited },
     },
+    ({ ctx, params, ip, res }) =>
+      withLinkThrottle(ctx, ip, () => {
+        const doc = signerDocument(ctx, params.token);
+        sendPdf(res, doc.data, doc.name);
+      }),
   ),
 ];

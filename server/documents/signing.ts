@@ -22,6 +22,13 @@ interface ClientInfo {
   userAgent: string | null;
 }
 
+/** A token that matches no signer: counted per client IP against guessing (see sign-routes.ts). */
+export class UnknownSigningLinkError extends NotFoundError {
+  constructor() {
+    super('Signing link not found');
+  }
+}
+
 function signerActor(s: SignerRow): AuditActor {
   return { type: 'signer', id: s.id, name: `${s.name} <${s.email}>` };
 }
@@ -29,7 +36,7 @@ function signerActor(s: SignerRow): AuditActor {
 /** Resolves a signing token; an overdue request is expired on the spot. */
 function resolveToken(ctx: Context, token: string): { r: RequestRow; s: SignerRow } {
   const s = ctx.db.select().from(signers).where(eq(signers.tokenHash, sha256Hex(token))).get();
-  if (!s) throw new NotFoundError('Signing link not found');
+  if (!s) throw new UnknownSigningLinkError();
   let r = findRequest(ctx.db, s.entityId, s.requestId);
   if (r.status === 'sent' && r.dueDate && r.dueDate <= nowIso(ctx)) {
     expireRequest(ctx, r);

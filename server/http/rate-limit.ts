@@ -1,0 +1,61 @@
+// Sliding-window limits per key (a client IP): at most `limit` counted requests per `windowMs`.
+// Over the limit answers 429 with Retry-After (seconds until the oldest counted request ages out).
+// Kept in memory per server: a restart forgets the counts, which only ever errs towards allowing.
+import type { Context } from '../context.js';
+import { RateLimitedError } from './errors.js';
+
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+  /** The `error` message of the 429. */
+  message: string;
+}
+
+export interface RateLimiter {
+  /** Throws RateLimitedError when `key` is over the limit; counts nothing. */
+  check(key: string): void;
+  /** Counts one request from `key` (checked or not). */
+  count(key: string): void;
+  /** check, then count: every request counts. */
+  hit(key: string): void;
+}
+
+export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule): RateLimiter {
+  const hits = new Map<string, number[]>();
+  let lastSweep = 0;
+  const recentOf = (key: string, now: number) => {
+    if (now - lastSweep > rule.windowMs) {
+      for (const [k, times] of hits) if (times[times.length - 1] <= now - rule.windowMs) hits.delete(k);
+      lastSweep = now;
+    }
+    const recent = (hits.get(key) ?? []).filter((t) => t > now - rule.windowMs);
+    hits.set(key, recent);
+    return recent;
+  };
+  const limiter: RateLimiter = {
+    check(key) {
+      const now = clock.now().getTime();
+      const recent = recentOf(key, now);
+      if (recent.length >= rule.limit) throw new RateLimitedError((recent[0] + rule.windowMs - now) / 1000, rule.message);
+    },
+    count(key) {
+      recentOf(key, clock.now().getTime()).push(clock.now().getTime());
+    },
+    hit(key) {
+      limiter.check(key);
+      limiter.count(key);
+    },
+  };
+  return limiter;
+}
+
+const limiters = new WeakMap<Context, Map<RateLimitRule, RateLimiter>>();
+
+/** The server's limiter for `rule` (one per server, so tests' servers never share counts). */
+export function limiterFor(ctx: Context, rule: RateLimitRule): RateLimiter {
+  let byRule = limiters.get(ctx);
+  if (!byRule) limiters.set(ctx, (byRule = new Map()));
+  let limiter = byRule.get(rule);
+  if (!limiter) byRule.set(rule, (limiter = createRateLimiter(ctx.clock, rule)));
+  return limiter;
+}
