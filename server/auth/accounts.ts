@@ -33,25 +33,32 @@ export async function signUp(ctx: Context, input: { email: string; password: str
   });
 }
 
+/**
+ * Checks e-mail and password. The attempt is recorded as a failure *before* the (slow, async)
+ * password check and withdrawn only when it succeeds, so a burst of concurrent attempts cannot
+ * get more checks than the limit allows — and a crash mid-check counts against the attacker.
+ */
 export async function logIn(ctx: Context, input: { email: string; password: string; ip: string }) {
-  throttleLogin(ctx, input.email, input.ip);
+  reserveLoginAttempt(ctx, input.email, input.ip);
   const user = ctx.db.select().from(users).where(eq(users.email, input.email)).get();
   const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
-  if (!ok || !user) {
-    ctx.db.insert(loginFailures).values({ email: input.email, ip: input.ip, at: nowIso(ctx) }).run();
-    throw new UnauthorizedError('Invalid e-mail or password');
-  }
+  if (!ok || !user) throw new UnauthorizedError('Invalid e-mail or password');
+  // Success clears this e-mail's failures (the reservation among them); the IP keeps the others.
   ctx.db.delete(loginFailures).where(eq(loginFailures.email, input.email)).run();
   return user;
 }
 
-function throttleLogin(ctx: Context, email: string, ip: string) {
+/** Refuses the attempt when the e-mail or the IP is over its limit; otherwise counts it as a failure until it succeeds. */
+function reserveLoginAttempt(ctx: Context, email: string, ip: string): void {
   const since = new Date(ctx.clock.now().getTime() - THROTTLE_WINDOW_MIN * 60_000).toISOString();
-  const byEmail = ctx.db.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.email, email), gt(loginFailures.at, since))).get()!.n;
-  const byIp = ctx.db.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.ip, ip), gt(loginFailures.at, since))).get()!.n;
-  if (byEmail >= MAX_FAILURES_PER_EMAIL || byIp >= MAX_FAILURES_PER_IP) {
-    throw new RateLimitedError(THROTTLE_WINDOW_MIN * 60, 'Too many failed sign-in attempts; try again later');
-  }
+  ctx.db.transaction((tx) => {
+    const byEmail = tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.email, email), gt(loginFailures.at, since))).get()!.n;
+    const byIp = tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.ip, ip), gt(loginFailures.at, since))).get()!.n;
+    if (byEmail >= MAX_FAILURES_PER_EMAIL || byIp >= MAX_FAILURES_PER_IP) {
+      throw new RateLimitedError(THROTTLE_WINDOW_MIN * 60, 'Too many failed sign-in attempts; try again later');
+    }
+    tx.insert(loginFailures).values({ email, ip, at: nowIso(ctx) }).run();
+  });
 }
 
 /** Creates a session and sets its cookie (HttpOnly, SameSite=Strict). */

@@ -72,11 +72,18 @@ function findSession(ctx: Context, token: string): Auth | null {
   return row ? { kind: 'session', userId: row.userId, sessionId: row.id, email: row.email, name: row.name } : null;
 }
 
+/** The named cookie's value; a value that is not valid percent-encoding is skipped (never throws). */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        continue; // another cookie of the same name (another path or port) may still be ours
+      }
+    }
   }
   return undefined;
 }

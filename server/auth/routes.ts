@@ -118,7 +118,7 @@ export const authRoutes: RouteDef[] = [
     ({ ctx, entityId, params }) => revokeApiKey(ctx, entityId, params.keyId),
   ),
   route(
-    { method: 'get', path: '/api/auth/roles', summary: 'The role → permission table', tags, access: 'public', response: z.record(s.roleSchema, z.array(s.permissionSchema)) },
+    { method: 'get', path: '/api/auth/roles', summary: 'The role → permission table', tags, access: 'public', response: z.object(Object.fromEntries(s.roleSchema.options.map((role) => [role, z.array(s.permissionSchema)]))) },
     () => ROLE_PERMISSIONS as Record<string, never>,
   ),
 ];

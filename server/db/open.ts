@@ -16,6 +16,8 @@ export function openDatabase(file: string, migrationsDir = defaultMigrationsDir)
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Case-insensitive matching beyond ASCII (SQLite's own lower() folds A–Z only).
+  sqlite.function('unicode_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
   return { sqlite, db };

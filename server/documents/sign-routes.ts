@@ -22,13 +22,15 @@ const limited = { 429: 'Too many unknown signing links from this IP (Retry-After
 
 /** Runs a signing-link use case unless this IP is throttled; counts the miss if the link is unknown. */
 async function withLinkThrottle<T>(ctx: Context, ip: string, use: () => T | Promise<T>): Promise<T> {
-  const misses = limiterFor(ctx, UNKNOWN_LINK_RATE);
-  misses.check(ip);
+  const place = limiterFor(ctx, UNKNOWN_LINK_RATE).reserve(ip);
+  let unknown = false;
   try {
     return await use();
   } catch (err) {
-    if (err instanceof UnknownSigningLinkError) misses.count(ip);
+    unknown = err instanceof UnknownSigningLinkError;
     throw err;
+  } finally {
+    place.settle(unknown);
   }
 }
 

@@ -127,9 +127,17 @@ export const listTicketsQuery = z.object({
   priority: ticketPrioritySchema.optional(),
   assignedTo: z.uuid('must be a UUID').optional(),
   categoryId: z.uuid('must be a UUID').optional(),
-  search: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject or the ticket number.' }),
-  limit: z.coerce.number('must be a number').int('must be an integer').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
-  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page.' }),
+  search: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject.' }),
+  ticketNumber: z.string().trim().max(40, 'must be at most 40 characters').optional().meta({ description: 'Case-insensitive substring of the ticket number (e.g. `1042` or `abc-1042`).' }),
+  contact: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: "Case-insensitive substring of the contact's name or e-mail." }),
+  limit: z.coerce
+    .number('must be a number')
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(200, 'must be at most 200')
+    .optional()
+    .meta({ description: 'Page size (1–200). Paging is opt-in: without `limit` and `cursor` every matching ticket is returned.' }),
+  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50).' }),
 });
 export type ListTicketsQuery = z.output<typeof listTicketsQuery>;
 

@@ -11,7 +11,8 @@ import { writeSystemMessage } from './timeline.js';
 import { presentMessage, presentTicket, type Actor, type TicketRow } from './present.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
 
-const searchTextOf = (subject: string, ticketNumber: string) => `${subject}\n${ticketNumber}`.toLowerCase();
+/** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
+const searchTextOf = (subject: string) => subject.toLowerCase();
 
 export function findTicket(db: Db, entityId: string, ticketId: string): TicketRow {
   const row = db.select().from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.id, ticketId))).get();
@@ -44,7 +45,7 @@ export function createTicket(ctx: Context, entityId: string, actor: Actor, input
       categoryId: input.categoryId ?? null,
       createdBy: actor.type === 'user' ? actor.id : null,
       assignedTo: input.assignedTo ?? null,
-      searchText: searchTextOf(input.subject, ticketNumber),
+      searchText: searchTextOf(input.subject),
       createdAt: now,
       updatedAt: now,
       firstResponseAt: null,
@@ -87,7 +88,13 @@ function decodeCursor(cursor: string): [string, string] {
   throw new BadRequestError('cursor is not valid');
 }
 
-/** Newest first (createdAt, then id), filtered; returns one page and the cursor of the next. */
+/** Default page size when a client pages with `cursor` but gives no `limit`. */
+const DEFAULT_PAGE = 50;
+
+/**
+ * Every matching ticket, newest first — or, when the client asks for paging (`limit` or
+ * `cursor`), one page of them and the cursor of the next.
+ */
 export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
   const filters: (SQL | undefined)[] = [eq(helpdeskTickets.entityId, entityId)];
   if (q.status) filters.push(eq(helpdeskTickets.status, q.status));
@@ -95,22 +102,24 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   if (q.assignedTo) filters.push(eq(helpdeskTickets.assignedTo, q.assignedTo));
   if (q.categoryId) filters.push(eq(helpdeskTickets.categoryId, q.categoryId));
   if (q.search) filters.push(sql`instr(${helpdeskTickets.searchText}, ${q.search.toLowerCase()}) > 0`);
+  if (q.ticketNumber) filters.push(sql`instr(unicode_lower(${helpdeskTickets.ticketNumber}), ${q.ticketNumber.toLowerCase()}) > 0`);
+  if (q.contact) {
+    const contact = sql`unicode_lower(coalesce(${helpdeskTickets.contactName}, '') || char(10) || coalesce(${helpdeskTickets.contactEmail}, ''))`;
+    filters.push(sql`instr(${contact}, ${q.contact.toLowerCase()}) > 0`);
+  }
   const where = and(...filters);
   const total = ctx.db.select({ n: count() }).from(helpdeskTickets).where(where).get()!.n;
+  const paged = q.limit !== undefined || q.cursor !== undefined;
+  const limit = q.limit ?? DEFAULT_PAGE;
   let pageWhere = where;
   if (q.cursor) {
     const [createdAt, id] = decodeCursor(q.cursor);
     pageWhere = and(where, or(lt(helpdeskTickets.createdAt, createdAt), and(eq(helpdeskTickets.createdAt, createdAt), lt(helpdeskTickets.id, id))));
   }
-  const rows = ctx.db
-    .select()
-    .from(helpdeskTickets)
-    .where(pageWhere)
-    .orderBy(desc(helpdeskTickets.createdAt), desc(helpdeskTickets.id))
-    .limit(q.limit + 1)
-    .all();
-  const page = rows.slice(0, q.limit);
-  const nextCursor = rows.length > q.limit ? encodeCursor(page[page.length - 1]) : null;
+  const query = ctx.db.select().from(helpdeskTickets).where(pageWhere).orderBy(desc(helpdeskTickets.createdAt), desc(helpdeskTickets.id));
+  const rows = paged ? query.limit(limit + 1).all() : query.all();
+  const page = paged ? rows.slice(0, limit) : rows;
+  const nextCursor = paged && rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
   return { items: page.map(presentTicket), total, nextCursor };
 }
 
@@ -128,7 +137,7 @@ export function updateTicket(ctx: Context, entityId: string, actor: Actor, ticke
     const after: TicketRow = { ...before, updatedAt: now };
     for (const k of changes) (after as Record<string, unknown>)[k] = input[k] ?? null;
     if (changes.includes('status')) Object.assign(after, moveTicketStatus(before.status, after.status, before, now));
-    after.searchText = searchTextOf(after.subject, after.ticketNumber);
+    after.searchText = searchTextOf(after.subject);
     const { id: _id, entityId: _e, ...set } = after;
     tx.update(helpdeskTickets).set(set).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.id, ticketId))).run();
     const ticket = presentTicket(after);

@@ -65,17 +65,56 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
+/** Error bodies stay small whatever the input: at most this many details, each of bounded length. */
+const MAX_DETAILS = 20;
+const MAX_TEXT = 300;
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
 /** zod issues as a compact, client-readable list. */
 export function zodDetails(err: ZodError): { path: string; message: string }[] {
-  return err.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return err.issues.map((i) => ({ path: clip(i.path.join('.')), message: clip(i.message) }));
 }
 
 export function zodMessage(err: ZodError): string {
   const first = err.issues[0];
   if (!first) return 'Invalid request';
   const where = first.path.length ? `${first.path.join('.')}: ` : '';
-  return `${where}${first.message}`;
+  return clip(`${where}${first.message}`);
 }
+
+/** `{error, details}`; a long details list is cut, saying how many were left out. */
+function errorBody(message: string, details: unknown): Record<string, unknown> {
+  if (details === undefined) return { error: message };
+  if (Array.isArray(details) && details.length > MAX_DETAILS) {
+    return { error: message, details: details.slice(0, MAX_DETAILS), detailsOmitted: details.length - MAX_DETAILS };
+  }
+  return { error: message, details };
+}
+
+/** Errors from Express, body-parser, the router or stream parsers carry their HTTP status. */
+function clientStatusOf(err: unknown): number | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code < 500 ? code : null;
+}
+
+/** What body-parser's typed failures mean, in words a client can act on. */
+const bodyErrorMessages: Record<string, string> = {
+  'entity.parse.failed': 'Malformed JSON body',
+  'entity.too.large': 'Request body too large',
+  'encoding.unsupported': 'Unsupported body encoding',
+  'charset.unsupported': 'Unsupported body charset',
+  'entity.verify.failed': 'Request body failed verification',
+  'request.aborted': 'Request aborted before the body was complete',
+  'request.size.invalid': 'Request body length does not match Content-Length',
+  'stream.encoding.set': 'Request body could not be read',
+  'stream.not.readable': 'Request body could not be read',
+  'parameters.too.many': 'Too many parameters',
+};
 
 /** The one place where failures become HTTP responses. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -86,18 +125,23 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      res.status(err.status).json(err.details === undefined ? { error: err.message } : { error: err.message, details: err.details });
+      res.status(err.status).json(errorBody(err.message, err.details));
       return;
     }
     if (err instanceof ZodError) {
-      res.status(400).json({ error: zodMessage(err), details: zodDetails(err) });
+      res.status(400).json(errorBody(zodMessage(err), zodDetails(err)));
       return;
     }
-    // body-parser errors carry a `type`
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.parse.failed') return void res.status(400).json({ error: 'Malformed JSON body' });
-    if (type === 'entity.too.large') return void res.status(413).json({ error: 'Request body too large' });
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') return void res.status(415).json({ error: 'Unsupported body encoding' });
+    const status = clientStatusOf(err);
+    if (status !== null) {
+      const { type, code, expose, message } = err as { type?: string; code?: unknown; expose?: boolean; message?: string };
+      const undecodable = typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR_ZSTD)/.test(code);
+      const text = undecodable
+        ? 'Request body could not be decoded with its Content-Encoding'
+        : ((type && bodyErrorMessages[type]) ?? (expose && message ? clip(message) : `Request refused (${status})`));
+      res.status(status).json({ error: text });
+      return;
+    }
     log.error({ err, method: req.method, path: req.path }, 'unhandled error');
     res.status(500).json({ error: 'Internal server error' });
   };

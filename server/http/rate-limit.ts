@@ -18,10 +18,22 @@ export interface RateLimiter {
   count(key: string): void;
   /** check, then count: every request counts. */
   hit(key: string): void;
+  /**
+   * check, then hold a place for a request whose outcome decides whether it counts (an
+   * asynchronous use case): held places count towards the limit until settled, so concurrent
+   * requests cannot all pass the check before any of them is counted.
+   */
+  reserve(key: string): Reservation;
+}
+
+export interface Reservation {
+  /** Settles the place: `counted` makes it a counted request, otherwise it is given back. */
+  settle(counted: boolean): void;
 }
 
 export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule): RateLimiter {
   const hits = new Map<string, number[]>();
+  const held = new Map<string, number>();
   let lastSweep = 0;
   const recentOf = (key: string, now: number) => {
     if (now - lastSweep > rule.windowMs) {
@@ -36,7 +48,7 @@ export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule):
     check(key) {
       const now = clock.now().getTime();
       const recent = recentOf(key, now);
-      if (recent.length >= rule.limit) throw new RateLimitedError((recent[0] + rule.windowMs - now) / 1000, rule.message);
+      if (recent.length + (held.get(key) ?? 0) >= rule.limit) throw new RateLimitedError((recent[0] + rule.windowMs - now) / 1000, rule.message);
     },
     count(key) {
       recentOf(key, clock.now().getTime()).push(clock.now().getTime());
@@ -44,6 +56,21 @@ export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule):
     hit(key) {
       limiter.check(key);
       limiter.count(key);
+    },
+    reserve(key) {
+      limiter.check(key);
+      held.set(key, (held.get(key) ?? 0) + 1);
+      let settled = false;
+      return {
+        settle(counted) {
+          if (settled) return;
+          settled = true;
+          const n = (held.get(key) ?? 1) - 1;
+          if (n > 0) held.set(key, n);
+          else held.delete(key);
+          if (counted) limiter.count(key);
+        },
+      };
     },
   };
   return limiter;

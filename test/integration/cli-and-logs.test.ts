@@ -7,12 +7,32 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeClient, startTestServer } from '../helpers/server.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-cli-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+/** Every process we start leads its own group, and the whole group is stopped at the end: `npm run` starts more than one process. */
+const groups = new Set<number>();
+function start(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn('npm', args, { cwd: process.cwd(), env: { ...process.env, ...env }, detached: true });
+  groups.add(child.pid!);
+  return child;
+}
+afterAll(() => {
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function exited(child: ReturnType<typeof spawn>): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
 
 describe('npm run server', () => {
   it('starts headless on the given port and data dir and prints its URL when ready', async () => {
     const dataDir = path.join(tmp, 'data');
-    const child = spawn('npm', ['run', '--silent', 'server', '--', '--port', '0', '--data-dir', dataDir], { cwd: process.cwd(), env: { ...process.env, BUREAU_RENDERER_DIR: path.join(tmp, 'no-ui') } });
+    const child = start(['run', '--silent', 'server', '--', '--port', '0', '--data-dir', dataDir], { BUREAU_RENDERER_DIR: path.join(tmp, 'no-ui') });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -27,15 +47,24 @@ describe('npm run server', () => {
       expect(health.status).toBe(200);
       expect(fs.existsSync(path.join(dataDir, 'bureau.db'))).toBe(true);
     } finally {
-      child.kill('SIGTERM');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited(child);
     }
+  });
+
+  it('stops with every process it started when npm gets SIGTERM', async () => {
+    const child = start(['run', '--silent', 'server', '--', '--port', '0', '--data-dir', path.join(tmp, 'term')], { BUREAU_RENDERER_DIR: path.join(tmp, 'no-ui') });
+    const url = await readyUrl(child);
+    child.kill('SIGTERM');
+    await until('the whole process group has exited', () => !groupAlive(child.pid!));
+    expect(await unreachable(url)).toBe(true);
   });
 
   it('reads BUREAU_PORT and BUREAU_DATA_DIR, and says clearly when it cannot start', async () => {
     const dataDir = path.join(tmp, 'env');
     const blocker = await startTestServer();
     try {
-      const child = spawn('npm', ['run', '--silent', 'server'], { cwd: process.cwd(), env: { ...process.env, BUREAU_PORT: String(blocker.port), BUREAU_DATA_DIR: dataDir } });
+      const child = start(['run', '--silent', 'server'], { BUREAU_PORT: String(blocker.port), BUREAU_DATA_DIR: dataDir });
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -46,6 +75,64 @@ describe('npm run server', () => {
       await blocker.close();
     }
   });
+});
+
+/** Resolves with the URL the server prints once it is ready. */
+function readyUrl(child: ReturnType<typeof spawn>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const unreachable = async (url: string) => fetch(`${url}/api/health`).then(() => false, () => true);
+
+describe('npm start (headless, no Electron binary)', () => {
+  const env = { BUREAU_FETCH_ELECTRON: '0' };
+
+  it('SIGTERM to npm stops the server and every process it started', async () => {
+    const child = start(['start', '--', '--port', '0', '--data-dir', path.join(tmp, 'start')], env);
+    const url = await readyUrl(child);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    child.kill('SIGTERM'); // npm alone, as a process manager or `kill <pid>` would
+    await until('the whole process group has exited', () => !groupAlive(child.pid!));
+    expect(await unreachable(url)).toBe(true);
+  }, 90_000);
+
+  it('the server stops when the launcher is killed without a chance to pass a signal on', async () => {
+    const launcher = spawn(process.execPath, ['main/launch.mjs', '--port', '0', '--data-dir', path.join(tmp, 'orphan')], {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    groups.add(launcher.pid!);
+    const url = await readyUrl(launcher);
+    launcher.kill('SIGKILL');
+    await until('the server has stopped', () => unreachable(url));
+    await until('no process of the group is left', () => !groupAlive(launcher.pid!));
+  }, 90_000);
 });
 
 describe('logging', () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMigrationsDir, openDatabase } from '../../server/db/open.js';
-import { startTestServer } from '../helpers/server.js';
+import { makeClient, startTestServer } from '../helpers/server.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-migrate-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -51,6 +51,28 @@ describe('migrations', () => {
     try {
       const login = await second.anon.post('/api/auth/login', { email: 'keep@example.com', password: owner.password });
       expect(login.status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('0007: ticket search text becomes the subject alone, folded beyond ASCII', async () => {
+    const dataDir = path.join(tmp, 'search');
+    const first = await startTestServer({ dataDir });
+    const owner = await first.signup();
+    const ticket = (await owner.post('/api/helpdesk/tickets', { subject: 'ÜBER den Drucker' })).body;
+    // As 0006 left it: subject and ticket number, lower-cased; and 0007 not yet applied.
+    first.ctx.sqlite.prepare('update helpdesk_tickets set search_text = ? where id = ?').run(`über den drucker\n${ticket.ticketNumber.toLowerCase()}`, ticket.id);
+    first.ctx.sqlite.prepare('delete from __drizzle_migrations where created_at = (select max(created_at) from __drizzle_migrations)').run();
+    await first.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      const login = await second.anon.post('/api/auth/login', { email: owner.email, password: owner.password });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+      const client = makeClient(second.url, { cookie, 'x-entity-id': owner.entityId });
+      const search = async (q: string) => (await client.get(`/api/helpdesk/tickets?search=${encodeURIComponent(q)}`)).body.map((t: { id: string }) => t.id);
+      expect(await search('über DEN')).toEqual([ticket.id]);
+      expect(await search(ticket.ticketNumber)).toEqual([]);
     } finally {
       await second.close();
     }
