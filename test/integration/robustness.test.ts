@@ -3,7 +3,7 @@
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
+import { makeClient, startTestServer, type ApiResponse, type SessionClient, type TestServer } from '../helpers/server.js';
 import { makePdf } from '../fixtures/pdf.js';
 
 let server: TestServer;
@@ -192,7 +192,7 @@ describe('ticket list as the contract says', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: Awaited<ReturnType<SessionClient['get']>> = await lister.get(`/api/helpdesk/tickets?limit=20${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: ApiResponse<{ id: string }[]> = await lister.get(`/api/helpdesk/tickets?limit=20${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.body.length).toBeLessThanOrEqual(20);
       seen.push(...res.body.map((t: { id: string }) => t.id));
       cursor = res.headers.get('x-next-cursor');

@@ -1,0 +1,40 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startHosted } from './main.js';
+
+/** `npm run hosted -- --port 4690 --data-dir ./hosted` — the hosted instance (PGlite, or PostgreSQL with DATABASE_URL). */
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'log-level': { type: 'string' },
+  },
+});
+const env = process.env;
+
+try {
+  const hosted = await startHosted({
+    port: Number(values.port ?? env.BUREAU_HOSTED_PORT ?? 4690),
+    host: values.host ?? env.BUREAU_HOSTED_HOST,
+    dataDir: values['data-dir'] ?? env.BUREAU_HOSTED_DATA_DIR ?? path.join(os.homedir(), '.local', 'share', 'bureau-hosted'),
+    databaseUrl: env.DATABASE_URL,
+    logLevel: values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn',
+  });
+  console.log(`Bureau hosted instance is running at ${hosted.url}  (${hosted.ctx.store.kind})`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
+    void hosted.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && stop(), 250).unref();
+} catch (err) {
+  console.error(`Bureau hosted instance failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

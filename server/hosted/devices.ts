@@ -1,0 +1,126 @@
+// Entities, members and their devices on the hosted instance: link, add-device codes, join,
+// device tokens, revoke.
+import crypto from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';
+import type { HostedContext } from './context.js';
+import { serverTime } from './context.js';
+import type { HostedTx } from './store.js';
+import { signInExisting, signInOrCreateAccount } from './accounts.js';
+import { deviceCodes, devices, entities, members } from './schema.js';
+
+const CODE_MINUTES = 10;
+const MANAGERS: HostedRole[] = ['owner', 'admin'];
+
+/** Who a device token speaks for. */
+export interface DeviceAuth {
+  deviceId: string;
+  accountId: string;
+  entityId: string;
+  role: HostedRole;
+}
+
+/** Issues a device token for a member of an entity; only its hash is kept. */
+async function enrolDevice(h: HostedContext, tx: HostedTx, input: { entityId: string; entityName: string; accountId: string; role: HostedRole; deviceName: string }): Promise<Enrolment> {
+  const deviceToken = `dt_${randomToken(32)}`;
+  const deviceId = h.ids.next();
+  await tx.insert(devices).values({ id: deviceId, entityId: input.entityId, accountId: input.accountId, name: input.deviceName, tokenHash: sha256Hex(deviceToken), createdAt: serverTime(h) });
+  return { serverTime: serverTime(h), accountId: input.accountId, deviceId, deviceToken, entity: { id: input.entityId, name: input.entityName }, role: input.role };
+}
+
+/**
+ * Links a desktop entity: the first link creates the hosted entity with this account as owner;
+ * linking again (another install of an owner or admin) enrols one more device.
+ */
+export async function linkEntity(h: HostedContext, input: { email: string; password: string; name?: string; entityId: string; entityName: string; deviceName: string }): Promise<Enrolment> {
+  const account = await signInOrCreateAccount(h, input);
+  return h.store.db.transaction(async (tx) => {
+    const now = serverTime(h);
+    const inserted = await tx.insert(entities).values({ id: input.entityId, name: input.entityName, createdAt: now }).onConflictDoNothing().returning();
+    if (inserted.length > 0) {
+      await tx.insert(members).values({ entityId: input.entityId, accountId: account.id, role: 'owner', createdAt: now });
+      return enrolDevice(h, tx, { entityId: input.entityId, entityName: input.entityName, accountId: account.id, role: 'owner', deviceName: input.deviceName });
+    }
+    const [entity] = await tx.select().from(entities).where(eq(entities.id, input.entityId));
+    const [member] = await tx.select().from(members).where(and(eq(members.entityId, input.entityId), eq(members.accountId, account.id)));
+    // The same answer whether the entity is someone else's or ours without the right role: ids of others are not confirmed.
+    if (!member || !MANAGERS.includes(member.role)) throw new ForbiddenError('This entity is already linked by someone else; ask an owner for an add-device code');
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+  });
+}
+
+/** A single-use, 10-minute code that lets another install of a member join this entity. */
+export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Promise<{ code: string; expiresAt: string }> {
+  // 10 characters of Crockford base32 (50 bits): typed by hand, guessed never within 10 minutes under a rate limit.
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const code = Array.from(crypto.randomBytes(10), (b) => alphabet[b % 32]).join('');
+  const expiresAt = new Date(h.clock.now().getTime() + CODE_MINUTES * 60_000).toISOString();
+  await h.store.db.insert(deviceCodes).values({ codeHash: sha256Hex(normaliseCode(code)), entityId: auth.entityId, createdBy: auth.accountId, expiresAt });
+  return { code: `${code.slice(0, 5)}-${code.slice(5)}`, expiresAt };
+}
+
+function normaliseCode(code: string): string {
+  return code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+}
+
+/** Redeems an add-device code: the account must already be a member of the entity. */
+export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; deviceName: string }): Promise<Enrolment> {
+  const account = await signInExisting(h, input);
+  return h.store.db.transaction(async (tx) => {
+    const now = serverTime(h);
+    const [used] = await tx
+      .update(deviceCodes)
+      .set({ usedAt: now })
+      .where(and(eq(deviceCodes.codeHash, sha256Hex(normaliseCode(input.code))), isNull(deviceCodes.usedAt), gt(deviceCodes.expiresAt, now)))
+      .returning();
+    if (!used) throw new BadRequestError('The code is invalid, expired or already used');
+    const [member] = await tx.select().from(members).where(and(eq(members.entityId, used.entityId), eq(members.accountId, account.id)));
+    if (!member) throw new ForbiddenError('This account is not a member of the entity the code belongs to');
+    const [entity] = await tx.select().from(entities).where(eq(entities.id, used.entityId));
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+  });
+}
+
+/** Who presents this `dt_…` token; revoked devices and removed members are refused. */
+export async function authenticateDevice(h: HostedContext, token: string): Promise<DeviceAuth> {
+  const [row] = await h.store.db
+    .select({ id: devices.id, accountId: devices.accountId, entityId: devices.entityId, revokedAt: devices.revokedAt, lastSeenAt: devices.lastSeenAt, role: members.role })
+    .from(devices)
+    .leftJoin(members, and(eq(members.entityId, devices.entityId), eq(members.accountId, devices.accountId)))
+    .where(eq(devices.tokenHash, sha256Hex(token)));
+  if (!row) throw new UnauthorizedError('Invalid device token');
+  if (row.revokedAt) throw new UnauthorizedError('This device has been revoked');
+  if (!row.role) throw new ForbiddenError('The account of this device is no longer a member of the entity');
+  const now = serverTime(h);
+  // Last seen at minute resolution: no write on every request of a busy device.
+  if (!row.lastSeenAt || toIso(row.lastSeenAt).slice(0, 16) !== now.slice(0, 16)) {
+    await h.store.db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, row.id));
+  }
+  return { deviceId: row.id, accountId: row.accountId, entityId: row.entityId, role: row.role };
+}
+
+/** Devices of the entity: all of them for owners and admins, one's own for other members. */
+export async function listDevices(h: HostedContext, auth: DeviceAuth): Promise<DeviceInfo[]> {
+  const where = MANAGERS.includes(auth.role) ? eq(devices.entityId, auth.entityId) : and(eq(devices.entityId, auth.entityId), eq(devices.accountId, auth.accountId));
+  const list = await h.store.db.select().from(devices).where(where).orderBy(devices.createdAt, devices.id);
+  return list.map((d) => ({ id: d.id, accountId: d.accountId, name: d.name, createdAt: toIso(d.createdAt), lastSeenAt: d.lastSeenAt && toIso(d.lastSeenAt), revokedAt: d.revokedAt && toIso(d.revokedAt) }));
+}
+
+/** Revokes a device of the entity: one's own, or any as owner or admin. Idempotent. */
+export async function revokeDevice(h: HostedContext, auth: DeviceAuth, deviceId: string): Promise<void> {
+  const [target] = await h.store.db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.entityId, auth.entityId)));
+  if (!target || (target.accountId !== auth.accountId && !MANAGERS.includes(auth.role))) throw new NotFoundError('Device not found');
+  if (target.revokedAt) return;
+  await h.store.db.update(devices).set({ revokedAt: serverTime(h) }).where(eq(devices.id, deviceId));
+}
+
+export function canManage(auth: DeviceAuth): boolean {
+  return MANAGERS.includes(auth.role);
+}
+
+/** Timestamps come back from PostgreSQL in its own text form; the API speaks ISO-8601 UTC. */
+export function toIso(value: string): string {
+  return new Date(value).toISOString();
+}

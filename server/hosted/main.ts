@@ -1,0 +1,62 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { pino, type DestinationStream } from 'pino';
+import { v7 as uuidv7 } from 'uuid';
+import { systemClock, type Clock } from '../context.js';
+import type { HostedContext } from './context.js';
+import { openHostedStore } from './store.js';
+import { createHostedApp } from './app.js';
+
+export interface HostedOptions {
+  port?: number;
+  host?: string;
+  dataDir: string;
+  /** `postgres://…`: PostgreSQL instead of PGlite in the data dir. */
+  databaseUrl?: string;
+  logLevel?: string;
+  logDestination?: DestinationStream;
+  clock?: Clock;
+}
+
+export interface RunningHosted {
+  url: string;
+  port: number;
+  ctx: HostedContext;
+  close(): Promise<void>;
+}
+
+/** Starts the hosted instance (used by `npm run hosted` and tests). */
+export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
+  const log = pino({ level: opts.logLevel ?? 'warn', redact: { paths: ['*.password', '*.token', '*.deviceToken'], censor: '[redacted]' } }, opts.logDestination ?? pino.destination(1));
+  const store = await openHostedStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  const closing = new AbortController();
+  const ctx: HostedContext = { store, clock: opts.clock ?? systemClock, ids: { next: () => uuidv7() }, log, closing: closing.signal };
+  const app = createHostedApp(ctx);
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(opts.port ?? 4690, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${(opts.host ?? '127.0.0.1').includes(':') ? `[${opts.host}]` : (opts.host ?? '127.0.0.1')}:${port}`;
+  let closed = false;
+  return {
+    url,
+    port,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      closing.abort();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await store.close();
+    },
+  };
+}

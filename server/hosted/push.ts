@@ -1,0 +1,138 @@
+// pushChanges: a device's batch of captured changes becomes part of the entity's log.
+//
+// The whole batch is one transaction that first locks the entity's row: pushes to one entity
+// take turns there, so each gets its seqs only after the previous push committed — seq order is
+// commit order even with several hosted processes on one PostgreSQL, and a reader following
+// the cursor never skips a change that commits late.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { stringify } from 'safe-stable-stringify';
+import { ConflictError, ForbiddenError, HttpError } from '../http/errors.js';
+import { MAX_DRIFT_MS, parseStamp } from '../sync/hlc.js';
+import { invariant } from '../sync/invariant.js';
+import { PROTOCOL_VERSION, type Change, type PushResponse, type PushResult } from '../sync/protocol.js';
+import type { HostedContext } from './context.js';
+import { serverTime } from './context.js';
+import type { DeviceAuth } from './devices.js';
+import type { HostedTx } from './store.js';
+import { changes, entities, rows } from './schema.js';
+
+type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
+
+const rowKey = (table: string, rowId: string) => `${table}\u0000${rowId}`;
+const same = (a: unknown, b: unknown) => stringify(a) === stringify(b);
+
+export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Change[]): Promise<PushResponse> {
+  if (auth.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
+  refuseUnusable(h, batch);
+  const results = await h.store.db.transaction(async (tx) => {
+    const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
+    invariant(entity, 'a device belongs to an existing entity');
+    const known = await knownChanges(tx, auth.entityId, batch);
+    const current = await currentRows(tx, auth.entityId, batch);
+    let seq = entity.lastSeq;
+    const logged: (typeof changes.$inferInsert)[] = [];
+    const touched = new Set<string>();
+    const out: PushResult[] = [];
+    const receivedAt = serverTime(h);
+    for (const change of batch) {
+      const earlier = known.get(change.id);
+      if (earlier !== undefined) {
+        out.push({ id: change.id, status: 'duplicate', seq: earlier });
+        continue;
+      }
+      const key = rowKey(change.table, change.rowId);
+      const outcome = applyChange(current.get(key), change);
+      if ('reason' in outcome) {
+        out.push({ id: change.id, status: 'rejected', reason: outcome.reason });
+        continue;
+      }
+      seq += 1;
+      current.set(key, { ...outcome.row, seq });
+      touched.add(key);
+      known.set(change.id, seq);
+      logged.push({ entityId: auth.entityId, seq, id: change.id, deviceId: auth.deviceId, tableName: change.table, rowId: change.rowId, op: change.op, columns: change.columns, expect: change.expect ?? null, hlc: change.hlc, schemaVersion: change.schemaVersion, receivedAt });
+      out.push({ id: change.id, status: 'accepted', seq });
+    }
+    invariant(seq === entity.lastSeq + logged.length, 'one seq per logged change');
+    if (logged.length > 0) {
+      await tx.insert(changes).values(logged);
+      const upserts = [...touched].map((key) => {
+        const [tableName, rowId] = key.split('\u0000');
+        const r = current.get(key)!;
+        return { entityId: auth.entityId, tableName, rowId, data: r.data, stamps: r.stamps, isFact: r.isFact, seq: r.seq };
+      });
+      await tx
+        .insert(rows)
+        .values(upserts)
+        .onConflictDoUpdate({ target: [rows.entityId, rows.tableName, rows.rowId], set: { data: sql`excluded.data`, stamps: sql`excluded.stamps`, isFact: sql`excluded.is_fact`, seq: sql`excluded.seq` } });
+      await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
+    }
+    return out;
+  });
+  return { serverTime: serverTime(h), results };
+}
+
+/** Whole-batch refusals: a device that must update first, or whose clock is too far ahead. */
+function refuseUnusable(h: HostedContext, batch: Change[]) {
+  if (batch.some((c) => c.schemaVersion < PROTOCOL_VERSION)) {
+    throw new HttpError(426, `Update required: this instance accepts schema version ${PROTOCOL_VERSION} and later`);
+  }
+  const now = h.clock.now().getTime();
+  const ahead = Math.max(...batch.map((c) => parseStamp(c.hlc)!.wallMs - now));
+  if (ahead > MAX_DRIFT_MS) throw new ConflictError(`Clock skew: this device's clock is ${Math.round(ahead / 60_000)} minutes ahead of the server`, { serverTime: serverTime(h) });
+}
+
+async function knownChanges(tx: HostedTx, entityId: string, batch: Change[]): Promise<Map<string, number>> {
+  if (batch.length === 0) return new Map();
+  const found = await tx
+    .select({ id: changes.id, seq: changes.seq })
+    .from(changes)
+    .where(and(eq(changes.entityId, entityId), inArray(changes.id, [...new Set(batch.map((c) => c.id))])));
+  return new Map(found.map((r) => [r.id, r.seq]));
+}
+
+async function currentRows(tx: HostedTx, entityId: string, batch: Change[]): Promise<Map<string, RowState>> {
+  const map = new Map<string, RowState>();
+  if (batch.length === 0) return map;
+  const pairs = [...new Map(batch.map((c) => [rowKey(c.table, c.rowId), c])).values()];
+  const found = await tx
+    .select()
+    .from(rows)
+    .where(and(eq(rows.entityId, entityId), sql`(${rows.tableName}, ${rows.rowId}) in (${sql.join(pairs.map((c) => sql`(${c.table}, ${c.rowId})`), sql`, `)})`));
+  for (const r of found) map.set(rowKey(r.tableName, r.rowId), { data: r.data, stamps: r.stamps, isFact: r.isFact, seq: r.seq });
+  return map;
+}
+
+/**
+ * The row after `change`, or why it is refused. Deterministic: every replica that applies the
+ * log in seq order with this function reaches the same row.
+ */
+export function applyChange(row: RowState | undefined, change: Change): { row: Omit<RowState, 'seq'> } | { reason: string } {
+  if (change.op === 'fact') {
+    if (!row) return { row: { data: { ...change.columns }, stamps: Object.fromEntries(Object.keys(change.columns).map((c) => [c, change.hlc])), isFact: true } };
+    // The same fact from two devices merges into one; a different one under the same id is refused.
+    return row.isFact && same(row.data, change.columns) ? { row } : { reason: 'A different record already exists under this id' };
+  }
+  if (row?.isFact) return { reason: 'This record is written once and cannot change' };
+  if (change.op === 'transition') {
+    if (!row) return { reason: 'The record does not exist' };
+    for (const [column, expected] of Object.entries(change.expect ?? {})) {
+      if (!same(row.data[column] ?? null, expected)) return { reason: `Changed elsewhere first: ${column} is no longer ${stringify(expected)}` };
+    }
+    // An accepted transition wins in log order, and keeps the newest stamp so later LWW writes still compare correctly.
+    const data = { ...row.data, ...change.columns };
+    const stamps = { ...row.stamps };
+    for (const column of Object.keys(change.columns)) stamps[column] = !stamps[column] || change.hlc > stamps[column] ? change.hlc : stamps[column];
+    return { row: { data, stamps, isFact: false } };
+  }
+  // upsert: last writer wins, per column, by HLC stamp.
+  const data = { ...(row?.data ?? {}) };
+  const stamps = { ...(row?.stamps ?? {}) };
+  for (const [column, value] of Object.entries(change.columns)) {
+    if (!stamps[column] || change.hlc > stamps[column]) {
+      data[column] = value;
+      stamps[column] = change.hlc;
+    }
+  }
+  return { row: { data, stamps, isFact: false } };
+}

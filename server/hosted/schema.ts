@@ -1,0 +1,126 @@
+// The hosted instance's tables (drizzle pg-core): the same schema and SQL on PGlite and PostgreSQL.
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+/** People with a hosted account. The password hash is made here; a device's local hash never travels. */
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
+/** A linked entity. `lastSeq` is the last seq handed out; its row lock orders pushes. */
+export const entities = pgTable('entities', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+  createdAt: at('created_at').notNull(),
+});
+
+export const members = pgTable(
+  'members',
+  {
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.accountId] })],
+);
+
+/** One per device and entity; the token (`dt_…`) is stored only as its SHA-256. */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey(),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('devices_entity_idx').on(t.entityId)],
+);
+
+/** Single-use codes that add a device of an existing member (stored hashed, 10 minutes). */
+export const deviceCodes = pgTable('device_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  entityId: uuid('entity_id')
+    .notNull()
+    .references(() => entities.id, { onDelete: 'cascade' }),
+  createdBy: uuid('created_by').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});
+
+/** The per-entity change log, in commit order (`seq`). Idempotent by change id. */
+export const changes = pgTable(
+  'changes',
+  {
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    deviceId: uuid('device_id').notNull(),
+    tableName: text('table_name').notNull(),
+    rowId: text('row_id').notNull(),
+    op: text('op', { enum: ['upsert', 'fact', 'transition'] }).notNull(),
+    columns: jsonb('columns').$type<Record<string, unknown>>().notNull(),
+    expect: jsonb('expect').$type<Record<string, unknown>>(),
+    hlc: text('hlc').notNull(),
+    schemaVersion: integer('schema_version').notNull(),
+    receivedAt: at('received_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.seq] }), uniqueIndex('changes_id_idx').on(t.entityId, t.id)],
+);
+
+/** Current state of every synced row: values and, per column, the HLC stamp that wrote it. */
+export const rows = pgTable(
+  'rows',
+  {
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    tableName: text('table_name').notNull(),
+    rowId: text('row_id').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    stamps: jsonb('stamps').$type<Record<string, string>>().notNull(),
+    isFact: boolean('is_fact').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.tableName, t.rowId] })],
+);
+
+/** Content-addressed files of an entity (uploaded before the row that names them). */
+export const blobs = pgTable(
+  'blobs',
+  {
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.sha256] })],
+);

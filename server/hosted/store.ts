@@ -1,0 +1,55 @@
+// Opens the hosted instance's database: PGlite in the data dir (no setup), or PostgreSQL when a
+// `postgres://` URL is given. One drizzle pg-core schema and one migration set serve both.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.js';
+
+export type HostedDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** What a use case receives inside `db.transaction(...)`. */
+export type HostedTx = Parameters<Parameters<HostedDb['transaction']>[0]>[0];
+
+export interface HostedStore {
+  db: HostedDb;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** Any fixed number: hosted processes starting together on one PostgreSQL migrate one at a time. */
+const MIGRATION_LOCK = 7_402_113;
+
+export async function openHostedStore(opts: { dataDir: string; databaseUrl?: string }): Promise<HostedStore> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+  return openPglite(opts.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<HostedStore> {
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
+  const dir = path.join(dataDir, 'pglite');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const client = new PGlite(dir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder });
+  return { db: db as unknown as HostedDb, kind: 'pglite', close: () => client.close() };
+}
+
+async function openPostgres(url: string): Promise<HostedStore> {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator')]);
+  // int8 as number: seqs stay far below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema });
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(db, { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  await db.execute(sql`select 1`);
+  return { db: db as unknown as HostedDb, kind: 'postgres', close: () => pool.end() };
+}

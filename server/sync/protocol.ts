@@ -1,0 +1,113 @@
+// The wire protocol between a device and the hosted instance (`/sync/v1`): one zod schema per
+// message, shared by both sides so they cannot drift apart.
+import { z } from 'zod';
+import { isStamp } from './hlc.js';
+
+/** Oldest device schema version the hosted instance accepts; older devices go read-only. */
+export const PROTOCOL_VERSION = 1;
+
+/** Limits of one push, as DESIGN.md sets them. */
+export const MAX_PUSH_CHANGES = 500;
+export const MAX_PUSH_BYTES = 1024 * 1024;
+export const MAX_PULL_CHANGES = 1000;
+/** Long-poll: the longest a pull may wait for new changes. */
+export const MAX_PULL_WAIT_MS = 25_000;
+export const MAX_BLOB_BYTES = 26 * 1024 * 1024;
+
+const identifier = z.string().regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
+const rowId = z.string().min(1).max(200);
+const stamp = z.string().refine(isStamp, 'must be an HLC stamp');
+const json = z.json();
+
+/**
+ * One captured change of one row.
+ * - `upsert`: a mutable row; each column in `columns` is last-writer-wins by `hlc`.
+ * - `fact`: written once; the same fact from two devices merges into one (first write wins).
+ * - `transition`: applied only if every column in `expect` still holds (guarded state change).
+ */
+export const changeSchema = z.strictObject({
+  id: z.uuid('must be a UUID'),
+  table: identifier,
+  rowId,
+  op: z.enum(['upsert', 'fact', 'transition']),
+  columns: z.record(identifier, json).refine((c) => Object.keys(c).length <= 200, 'at most 200 columns'),
+  expect: z.record(identifier, json).optional(),
+  hlc: stamp,
+  schemaVersion: z.int().min(1),
+});
+export type Change = z.infer<typeof changeSchema>;
+
+export const pushBody = z.strictObject({
+  changes: z.array(changeSchema).max(MAX_PUSH_CHANGES, `at most ${MAX_PUSH_CHANGES} changes per push`),
+});
+export type PushBody = z.infer<typeof pushBody>;
+
+export const pushResultSchema = z.discriminatedUnion('status', [
+  z.object({ id: z.uuid(), status: z.literal('accepted'), seq: z.number() }),
+  z.object({ id: z.uuid(), status: z.literal('duplicate'), seq: z.number() }),
+  z.object({ id: z.uuid(), status: z.literal('rejected'), reason: z.string() }),
+]);
+export type PushResult = z.infer<typeof pushResultSchema>;
+
+export const pushResponse = z.object({ serverTime: z.string(), results: z.array(pushResultSchema) });
+export type PushResponse = z.infer<typeof pushResponse>;
+
+/** A change as the log delivers it: with its place in the entity's order and its origin. */
+export const loggedChangeSchema = changeSchema.extend({ seq: z.number(), deviceId: z.uuid() });
+export type LoggedChange = z.infer<typeof loggedChangeSchema>;
+
+export const pullQuery = z.object({
+  cursor: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_PULL_CHANGES).default(MAX_PULL_CHANGES),
+  waitMs: z.coerce.number().int().min(0).max(MAX_PULL_WAIT_MS).default(0),
+});
+
+export const pullResponse = z.object({
+  serverTime: z.string(),
+  changes: z.array(loggedChangeSchema),
+  /** Pass back as `cursor`: the seq of the last change delivered. */
+  cursor: z.number(),
+  hasMore: z.boolean(),
+});
+export type PullResponse = z.infer<typeof pullResponse>;
+
+export const roleSchema = z.enum(['owner', 'admin', 'member', 'viewer']);
+export type HostedRole = z.infer<typeof roleSchema>;
+
+const email = z.email('must be an e-mail address').max(254).transform((e) => e.toLowerCase());
+const password = z.string().min(10, 'must be at least 10 characters').max(200);
+const deviceName = z.string().trim().min(1).max(80);
+
+export const linkBody = z.strictObject({
+  email,
+  password,
+  name: z.string().trim().min(1).max(120).optional(),
+  entityId: z.uuid('must be a UUID'),
+  entityName: z.string().trim().min(1).max(200),
+  deviceName,
+});
+
+export const joinBody = z.strictObject({ code: z.string().trim().min(6).max(64), email, password, deviceName });
+
+export const enrolment = z.object({
+  serverTime: z.string(),
+  accountId: z.uuid(),
+  deviceId: z.uuid(),
+  /** `dt_…`: shown once; the hosted instance keeps only its hash. */
+  deviceToken: z.string(),
+  entity: z.object({ id: z.uuid(), name: z.string() }),
+  role: roleSchema,
+});
+export type Enrolment = z.infer<typeof enrolment>;
+
+export const deviceCode = z.object({ code: z.string(), expiresAt: z.string() });
+
+export const deviceSchema = z.object({
+  id: z.uuid(),
+  accountId: z.uuid(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type DeviceInfo = z.infer<typeof deviceSchema>;

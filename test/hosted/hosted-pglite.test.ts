@@ -1,0 +1,3 @@
+import { hostedSuite } from './suite.js';
+
+hostedSuite('PGlite', async () => undefined);

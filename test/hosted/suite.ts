@@ -1,0 +1,273 @@
+// The hosted instance's behaviour, run against PGlite and against a real PostgreSQL (one file each:
+// one PGlite per process).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
+import { members } from '../../server/hosted/schema.js';
+import { formatStamp } from '../../server/sync/hlc.js';
+import { call, Device, link, linkInput } from './client.js';
+
+export function hostedSuite(name: string, databaseUrl: () => Promise<string | undefined>) {
+  describe(`hosted instance on ${name}`, () => {
+    let hosted: RunningHosted;
+    let base: string;
+    let offsetMs = 0;
+    const now = () => Date.now() + offsetMs;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-hosted-'));
+
+    beforeAll(async () => {
+      hosted = await startHosted({ port: 0, dataDir, databaseUrl: await databaseUrl(), logLevel: 'silent', clock: { now: () => new Date(now()) } });
+      base = hosted.url;
+    }, 120_000);
+    afterAll(async () => {
+      await hosted?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** A second install of the same owner, through an add-device code. */
+    async function secondDevice(first: Device, input: { email: string; password: string }): Promise<Device> {
+      const code = await call(base, 'POST', '/sync/v1/devices/codes', { token: first.token });
+      expect(code.status).toBe(201);
+      const joined = await call(base, 'POST', '/sync/v1/join', { body: { code: code.body.code, email: input.email, password: input.password, deviceName: 'Laptop' } });
+      expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+      return new Device(base, joined.body);
+    }
+
+    it('answers health', async () => {
+      const res = await call(base, 'GET', '/api/health');
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('ok');
+    });
+
+    describe('link and join', () => {
+      it('links an entity, creating the account on first use; the token is shown once and kept hashed', async () => {
+        const { device, input } = await link(base);
+        expect(device.enrolment.role).toBe('owner');
+        expect(device.token).toMatch(/^dt_/);
+        expect(device.enrolment.entity).toEqual({ id: input.entityId, name: input.entityName });
+        const stored = JSON.stringify(await hosted.ctx.store.db.execute('select * from devices'));
+        expect(stored).not.toContain(device.token);
+        const accounts = JSON.stringify(await hosted.ctx.store.db.execute('select * from accounts'));
+        expect(accounts).not.toContain(input.password);
+      });
+
+      it('refuses a wrong password, and an entity linked by someone else, with nothing half-linked', async () => {
+        const { input } = await link(base);
+        const wrong = await call(base, 'POST', '/sync/v1/link', { body: { ...input, password: 'not the right password' } });
+        expect(wrong.status).toBe(401);
+        expect(wrong.body.error).toEqual(expect.any(String));
+        const other = await call(base, 'POST', '/sync/v1/link', { body: { ...linkInput(), entityId: input.entityId } });
+        expect(other.status).toBe(403);
+        const devices = (await hosted.ctx.store.db.execute(`select count(*)::int as n from devices where entity_id = '${input.entityId}'`)) as unknown as { rows: { n: number }[] };
+        expect(devices.rows[0].n).toBe(1);
+      });
+
+      it.each([
+        [{ email: 'not-an-email' }],
+        [{ password: 'short' }],
+        [{ entityId: 'nope' }],
+        [{ extra: true }],
+      ])('refuses bad link input %j with 400 {error}', async (patch) => {
+        const res = await call(base, 'POST', '/sync/v1/link', { body: { ...linkInput(), ...patch } });
+        expect(res.status).toBe(400);
+        expect(res.body.error).toEqual(expect.any(String));
+      });
+
+      it('adds a device with a single-use code; reused, wrong or expired codes are refused', async () => {
+        const { device, input } = await link(base);
+        const code = (await call(base, 'POST', '/sync/v1/devices/codes', { token: device.token })).body.code as string;
+        const join = (c: string, who = input) => call(base, 'POST', '/sync/v1/join', { body: { code: c, email: who.email, password: who.password, deviceName: 'Laptop' } });
+        const stranger = (await link(base)).input;
+        expect((await join(code, stranger)).status).toBe(403); // not a member: the code is not spent
+        const joined = await join(code.toLowerCase());
+        expect(joined.status).toBe(201);
+        expect(joined.body.entity.id).toBe(input.entityId);
+        expect((await join(code)).status).toBe(400);
+        expect((await join('ZZZZZ-ZZZZZ')).status).toBe(400);
+        const late = (await call(base, 'POST', '/sync/v1/devices/codes', { token: device.token })).body.code as string;
+        offsetMs += 11 * 60_000;
+        try {
+          expect((await join(late)).status).toBe(400);
+        } finally {
+          offsetMs -= 11 * 60_000;
+        }
+        const listed = await call(base, 'GET', '/sync/v1/devices', { token: device.token });
+        expect(listed.body.map((d: { name: string }) => d.name).sort()).toEqual(['Laptop', input.deviceName].sort());
+      });
+
+      it('a revoked device gets 401 everywhere', async () => {
+        const { device, input } = await link(base);
+        const laptop = await secondDevice(device, input);
+        expect((await call(base, 'DELETE', `/sync/v1/devices/${laptop.enrolment.deviceId}`, { token: device.token })).status).toBe(204);
+        const res = await laptop.pull();
+        expect(res.status).toBe(401);
+        expect(res.body.error).toMatch(/revoked/);
+        expect((await laptop.push([laptop.change('tickets', 'x', { a: 1 })])).status).toBe(401);
+      });
+    });
+
+    describe('push and pull', () => {
+      it('orders the log by seq and resolves each column by the newest HLC stamp, in any arrival order', async () => {
+        const { device: desk, input } = await link(base);
+        const laptop = await secondDevice(desk, input);
+        const a1 = desk.change('tickets', 't1', { subject: 'Printer', status: 'new', priority: 'low' });
+        const b1 = laptop.change('tickets', 't1', { status: 'open' });
+        const a2 = desk.change('tickets', 't1', { priority: 'high' });
+        // Newer stamps arrive first: the older ones must not overwrite them.
+        expect((await laptop.push([b1])).body.results[0]).toEqual({ id: b1.id, status: 'accepted', seq: 1 });
+        expect((await desk.push([a2, a1])).body.results.map((r: { seq: number }) => r.seq)).toEqual([2, 3]);
+        const [row] = (await hosted.ctx.store.db.execute(`select data from rows where entity_id = '${input.entityId}' and row_id = 't1'`) as unknown as { rows: { data: unknown }[] }).rows;
+        const expected = { subject: 'Printer', status: b1.hlc > a1.hlc ? 'open' : 'new', priority: 'high' };
+        expect(row.data).toEqual(expected);
+        const log = await desk.pullAll();
+        expect(log.changes.map((c) => c.seq)).toEqual([1, 2, 3]);
+        expect(log.changes.map((c) => c.id)).toEqual([b1.id, a2.id, a1.id]);
+        expect(log.changes[0].deviceId).toBe(laptop.enrolment.deviceId);
+      });
+
+      it('is idempotent by change id: a retried push answers duplicate with the first seq', async () => {
+        const { device } = await link(base);
+        const c = device.change('folders', 'f1', { name: 'Contracts' });
+        const first = await device.push([c]);
+        const again = await device.push([c, c]);
+        expect(again.body.results).toEqual([
+          { id: c.id, status: 'duplicate', seq: first.body.results[0].seq },
+          { id: c.id, status: 'duplicate', seq: first.body.results[0].seq },
+        ]);
+        expect((await device.pullAll()).changes).toHaveLength(1);
+      });
+
+      it('merges the same fact from two devices; refuses a different one under its id; a rejection never blocks the batch', async () => {
+        const { device: desk, input } = await link(base);
+        const laptop = await secondDevice(desk, input);
+        const fact = { ticket_id: 't1', body: 'Hello', created_at: '2026-11-23T10:00:00.000Z' };
+        expect((await desk.push([desk.change('ticket_messages', 'm1', fact, 'fact')])).body.results[0].status).toBe('accepted');
+        const same = laptop.change('ticket_messages', 'm1', fact, 'fact');
+        const different = laptop.change('ticket_messages', 'm1', { ...fact, body: 'Changed' }, 'fact');
+        const edit = laptop.change('ticket_messages', 'm1', { body: 'Edited' });
+        const after = laptop.change('ticket_messages', 'm2', { ...fact, body: 'Second' }, 'fact');
+        const res = await laptop.push([same, different, edit, after]);
+        expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'rejected', 'rejected', 'accepted']);
+        expect(res.body.results[1].reason).toMatch(/different record/);
+        expect(res.body.results[2].reason).toMatch(/written once/);
+      });
+
+      it('applies a transition only while its precondition holds', async () => {
+        const { device: desk, input } = await link(base);
+        const laptop = await secondDevice(desk, input);
+        await desk.push([desk.change('signature_requests', 'r1', { status: 'pending', title: 'NDA' })]);
+        const complete = desk.change('signature_requests', 'r1', { status: 'completed' }, 'transition', { status: 'pending' });
+        const cancel = laptop.change('signature_requests', 'r1', { status: 'cancelled' }, 'transition', { status: 'pending' });
+        expect((await desk.push([complete])).body.results[0].status).toBe('accepted');
+        const lost = (await laptop.push([cancel])).body.results[0];
+        expect(lost.status).toBe('rejected');
+        expect(lost.reason).toMatch(/Changed elsewhere first: status/);
+        const missing = (await laptop.push([laptop.change('signature_requests', 'nope', { status: 'x' }, 'transition', { status: 'y' })])).body.results[0];
+        expect(missing).toEqual(expect.objectContaining({ status: 'rejected', reason: 'The record does not exist' }));
+      });
+
+      it('long-polls: a waiting pull answers as soon as a change is pushed', async () => {
+        const { device } = await link(base);
+        const started = Date.now();
+        const waiting = device.pull(0, '&waitMs=10000');
+        await new Promise((r) => setTimeout(r, 300));
+        await device.push([device.change('folders', 'f1', { name: 'Inbox' })]);
+        const res = await waiting;
+        expect(res.body.changes).toHaveLength(1);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        const empty = await device.pull(res.body.cursor, '&waitMs=300');
+        expect(empty.body).toEqual(expect.objectContaining({ changes: [], cursor: res.body.cursor, hasMore: false }));
+      });
+
+      it('pages the log with limit and cursor', async () => {
+        const { device } = await link(base);
+        await device.push(Array.from({ length: 25 }, (_, i) => device.change('folders', `f${i}`, { name: `F${i}` })));
+        const first = await device.pull(0, '&limit=10');
+        expect(first.body.changes.map((c: { seq: number }) => c.seq)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+        expect(first.body.hasMore).toBe(true);
+        const all = await device.pullAll(first.body.cursor);
+        expect(all.changes.map((c) => c.seq)).toEqual(Array.from({ length: 15 }, (_, i) => i + 11));
+      });
+    });
+
+    describe('limits and bad input', () => {
+      it('refuses more than 500 changes, a body over 1 MB, malformed changes and a clock too far ahead', async () => {
+        const { device } = await link(base);
+        const many = Array.from({ length: 501 }, (_, i) => device.change('folders', `f${i}`, { name: 'x' }));
+        const tooMany = await device.push(many);
+        expect(tooMany.status).toBe(400);
+        const big = await device.push([device.change('folders', 'f', { name: 'x'.repeat(1_100_000) })]);
+        expect(big.status).toBe(413);
+        for (const bad of [{ ...device.change('folders', 'f', {}), hlc: 'yesterday' }, { ...device.change('folders', 'f', {}), table: 'Robert"); drop table rows;--' }, { ...device.change('folders', 'f', {}), op: 'delete' }, { ...device.change('folders', 'f', {}), columns: { createdAt: 1 } }]) {
+          const res = await call(base, 'POST', '/sync/v1/push', { token: device.token, body: { changes: [bad] } });
+          expect(res.status).toBe(400);
+          expect(res.body.error).toEqual(expect.any(String));
+        }
+        const ahead = { ...device.change('folders', 'f', { name: 'from the future' }), hlc: formatStamp({ wallMs: Date.now() + 11 * 60_000, counter: 0, node: 'futuredevice' }) };
+        const skew = await device.push([ahead]);
+        expect(skew.status).toBe(409);
+        expect(skew.body.error).toMatch(/Clock skew/);
+        expect((await call(base, 'POST', '/sync/v1/push', { token: device.token, body: '{"changes": [' })).status).toBe(400);
+        expect((await device.pullAll()).changes).toEqual([]);
+      });
+
+      it('refuses requests without a device token, and tokens that are not ours', async () => {
+        expect((await call(base, 'GET', '/sync/v1/pull')).status).toBe(401);
+        expect((await call(base, 'GET', '/sync/v1/pull', { token: `dt_${'a'.repeat(43)}` })).status).toBe(401);
+        expect((await call(base, 'GET', '/sync/v1/pull', { headers: { authorization: 'Bearer ak_x' } })).status).toBe(401);
+      });
+    });
+
+    describe('isolation', () => {
+      it("a device of entity A never sees B's log or blobs", async () => {
+        const a = (await link(base)).device;
+        const b = (await link(base)).device;
+        await b.push([b.change('tickets', 'secret', { subject: 'B only' })]);
+        const blob = Buffer.from('B private file');
+        const sha = crypto.createHash('sha256').update(blob).digest('hex');
+        expect((await call(base, 'PUT', `/sync/v1/blobs/${sha}`, { token: b.token, raw: blob })).status).toBe(201);
+        expect((await a.pullAll()).changes).toEqual([]);
+        expect((await call(base, 'GET', `/sync/v1/blobs/${sha}`, { token: a.token })).status).toBe(404);
+        expect((await call(base, 'HEAD', `/sync/v1/blobs/${sha}`, { token: a.token })).status).toBe(404);
+        expect((await call(base, 'DELETE', `/sync/v1/devices/${b.enrolment.deviceId}`, { token: a.token })).status).toBe(404);
+        expect((await b.pull()).status).toBe(200);
+      });
+
+      it("a viewer's device cannot push or upload", async () => {
+        const { device: owner, input } = await link(base);
+        const viewer = await link(base);
+        // Members are added on the hosted instance by invitation (a later part of the sync work); set one up directly.
+        await hosted.ctx.store.db.insert(members).values({ entityId: input.entityId, accountId: viewer.device.enrolment.accountId, role: 'viewer', createdAt: new Date().toISOString() });
+        const code = (await call(base, 'POST', '/sync/v1/devices/codes', { token: owner.token })).body.code;
+        const joined = await call(base, 'POST', '/sync/v1/join', { body: { code, email: viewer.input.email, password: viewer.input.password, deviceName: 'Viewer laptop' } });
+        expect(joined.body.role).toBe('viewer');
+        const device = new Device(base, joined.body);
+        expect((await device.push([device.change('tickets', 't', { subject: 'x' })])).status).toBe(403);
+        expect((await call(base, 'PUT', `/sync/v1/blobs/${'0'.repeat(64)}`, { token: device.token, raw: Buffer.from('x') })).status).toBe(403);
+        expect((await call(base, 'POST', '/sync/v1/devices/codes', { token: device.token })).status).toBe(403);
+        expect((await device.pull()).status).toBe(200);
+      });
+    });
+
+    describe('blobs', () => {
+      it('stores by sha256, checks the hash, and answers HEAD/GET', async () => {
+        const { device } = await link(base);
+        const data = crypto.randomBytes(300_000);
+        const sha = crypto.createHash('sha256').update(data).digest('hex');
+        expect((await call(base, 'PUT', `/sync/v1/blobs/${'f'.repeat(64)}`, { token: device.token, raw: data })).status).toBe(400);
+        expect((await call(base, 'HEAD', `/sync/v1/blobs/${sha}`, { token: device.token })).status).toBe(404);
+        expect((await call(base, 'PUT', `/sync/v1/blobs/${sha}`, { token: device.token, raw: data })).status).toBe(201);
+        expect((await call(base, 'PUT', `/sync/v1/blobs/${sha}`, { token: device.token, raw: data })).status).toBe(200);
+        const head = await call(base, 'HEAD', `/sync/v1/blobs/${sha}`, { token: device.token });
+        expect(head.status).toBe(200);
+        expect(head.headers.get('content-length')).toBe(String(data.length));
+        const res = await fetch(`${base}/sync/v1/blobs/${sha}`, { headers: { authorization: `Bearer ${device.token}` } });
+        expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+        expect((await call(base, 'GET', '/sync/v1/blobs/not-a-hash', { token: device.token })).status).toBe(400);
+      });
+    });
+  });
+}
