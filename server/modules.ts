@@ -9,6 +9,22 @@ import { foldersModule } from './folders/index.js';
 import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
+import { syncModule } from './sync/index.js';
+import { local, type TablePolicies } from './sync/policy.js';
+
+const authModule: Module = {
+  name: 'auth',
+  routes: authRoutes,
+  sync: {
+    users: local('people of this install; members of other installs come from the hosted instance'),
+    sessions: local('sign-ins on this device'),
+    api_keys: local('keys for local integrations of this device'),
+    login_failures: local('sign-in throttle of this device'),
+    entities: local('created on join from the hosted instance'),
+    memberships: local('roles are held by the hosted instance; a joined device gets its own'),
+    invitations: local('invitation tokens of this install'),
+  },
+};
 
 /** A business area: its routes, and what it starts (outbox consumers, background loops). */
 export interface Module {
@@ -17,6 +33,13 @@ export interface Module {
   start?(ctx: Context): void;
   /** Releases what `start` or the routes acquired (worker threads, child processes). */
   stop?(ctx: Context): Promise<void> | void;
+  /** How each of its tables takes part in sync (every table has one policy). */
+  sync?: TablePolicies;
 }
 
-export const modules: Module[] = [{ name: 'auth', routes: authRoutes }, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule];
+export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule];
+
+/** Every table's sync policy, from the modules that own them. */
+export function tablePolicies(): TablePolicies {
+  return Object.assign({}, ...modules.map((m) => m.sync ?? {}));
+}

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
+import { registerCaptureFallbacks } from '../sync/fallbacks.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -18,6 +19,7 @@ export function openDatabase(file: string, migrationsDir = defaultMigrationsDir)
   sqlite.pragma('synchronous = NORMAL');
   // Case-insensitive matching beyond ASCII (SQLite's own lower() folds A–Z only).
   sqlite.function('unicode_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+  registerCaptureFallbacks(sqlite);
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: migrationsDir });
   return { sqlite, db };

@@ -9,3 +9,4 @@ export * from '../notifications/tables.js';
 export * from '../webhooks/tables.js';
 export * from '../ledger/tables.js';
 export * from '../wallet/tables.js';
+export * from '../sync/tables.js';

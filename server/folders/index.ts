@@ -1,4 +1,6 @@
 import type { Module } from '../modules.js';
 import { folderRoutes } from './routes.js';
 
-export const foldersModule: Module = { name: 'folders', routes: folderRoutes };
+import { mutable } from '../sync/policy.js';
+
+export const foldersModule: Module = { name: 'folders', routes: folderRoutes, sync: { folders: mutable, folder_grants: mutable } };

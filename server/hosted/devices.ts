@@ -34,7 +34,7 @@ async function enrolDevice(h: HostedContext, tx: HostedTx, input: { entityId: st
  * Links a desktop entity: the first link creates the hosted entity with this account as owner;
  * linking again (another install of an owner or admin) enrols one more device.
  */
-export async function linkEntity(h: HostedContext, input: { email: string; password: string; name?: string; entityId: string; entityName: string; deviceName: string }): Promise<Enrolment> {
+export async function linkEntity(h: HostedContext, input: { email: string; password: string; name?: string; accountId?: string; entityId: string; entityName: string; deviceName: string }): Promise<Enrolment> {
   const account = await signInOrCreateAccount(h, input);
   return h.store.db.transaction(async (tx) => {
     const now = serverTime(h);

@@ -1,10 +1,12 @@
 import type { Module } from '../modules.js';
+import { local } from '../sync/policy.js';
 import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
 
 export const mailModule: Module = {
   name: 'mail',
   routes: mailRoutes,
+  sync: { mail_outbox: local('mail is sent by the device where the change began') },
   start(ctx) {
     ctx.loops.add('mail.send', 5_000, async () => void (await sendDueMail(ctx)));
   },

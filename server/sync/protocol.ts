@@ -14,7 +14,7 @@ export const MAX_PULL_CHANGES = 1000;
 export const MAX_PULL_WAIT_MS = 25_000;
 export const MAX_BLOB_BYTES = 26 * 1024 * 1024;
 
-const identifier = z.string().regex(/^[a-z][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
+const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 const rowId = z.string().min(1).max(200);
 const stamp = z.string().refine(isStamp, 'must be an HLC stamp');
 const json = z.json();
@@ -82,6 +82,8 @@ export const linkBody = z.strictObject({
   email,
   password,
   name: z.string().trim().min(1).max(120).optional(),
+  /** The desktop user's id: a new account takes it, so the user has one id on every device. */
+  accountId: z.uuid('must be a UUID').optional(),
   entityId: z.uuid('must be a UUID'),
   entityName: z.string().trim().min(1).max(200),
   deviceName,

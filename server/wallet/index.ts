@@ -1,3 +1,4 @@
+import { local, secret } from '../sync/policy.js';
 import type { Module } from '../modules.js';
 import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
@@ -34,6 +35,20 @@ function startWallet(ctx: Context): void {
 }
 
 /** Shielded transfers: keys, smart accounts, shield / prove / unshield, the relay and the indexer. */
-export const walletModule: Module = { name: 'wallet', routes: walletRoutes, start: startWallet, stop: closeProver };
+export const walletModule: Module = {
+  name: 'wallet',
+  routes: walletRoutes,
+  start: startWallet,
+  stop: closeProver,
+  sync: {
+    wallet_keys: secret('spending and viewing keys never leave the device'),
+    wallet_accounts: local('smart-account owner keys of this device'),
+    wallet_notes: secret('note plaintext never leaves the device'),
+    wallet_activity: local('derived from the chain by this device'),
+    wallet_relays: local('relay bookkeeping of this device'),
+    wallet_relayers: secret("this install's relayer key"),
+    wallet_indexer_snapshots: local('chain index cache'),
+  },
+};
 
 export { closeProver };

@@ -1,0 +1,95 @@
+// Applying changes pulled from the hosted instance to local tables. Runs with capture off, so
+// nothing is echoed back and no outbox event fires (webhooks, mail and notifications fire once,
+// on the device where a change began). Only known columns of known synced tables are written,
+// and only rows of the linked entity.
+import type Database from 'better-sqlite3';
+import type { LoggedChange } from './protocol.js';
+import { DELETED } from './capture.js';
+import type { SyncedTable } from './policy.js';
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export interface ApplyOutcome {
+  applied: number;
+  skipped: { id: string; reason: string }[];
+}
+
+function keyOf(table: SyncedTable, rowId: string): unknown[] | null {
+  if (table.primaryKey.length === 1) return [rowId];
+  try {
+    const parts = JSON.parse(rowId) as unknown;
+    return Array.isArray(parts) && parts.length === table.primaryKey.length ? parts : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SQLite takes strings, numbers and null; anything else from the wire is stored as JSON text. */
+function toSqlite(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return JSON.stringify(value);
+}
+
+export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) {
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const stampsOf = sqlite.prepare<[string, string], { column: string; hlc: string }>('SELECT "column", hlc FROM sync_stamps WHERE table_name = ? AND row_id = ?');
+  const setStamp = sqlite.prepare('INSERT INTO sync_stamps (table_name, row_id, "column", hlc) VALUES (?, ?, ?, ?) ON CONFLICT (table_name, row_id, "column") DO UPDATE SET hlc = excluded.hlc');
+
+  /** Applies one change from another device; returns why it was skipped, if it was. */
+  function applyOne(entityId: string, change: LoggedChange): string | null {
+    const table = byName.get(change.table);
+    if (!table) return `table ${change.table} is not synced on this device`;
+    const key = keyOf(table, change.rowId);
+    if (!key) return 'malformed row id';
+    const columns = Object.entries(change.columns).filter(([c]) => c === DELETED || table.columns.includes(c));
+    if (columns.some(([c, v]) => c === 'entity_id' && v !== entityId)) return 'row of another entity';
+    const where = `${table.primaryKey.map((c) => `${q(c)} = ?`).join(' AND ')} AND entity_id = ?`;
+    const exists = sqlite.prepare(`SELECT 1 FROM ${q(table.name)} WHERE ${where}`).get(...(key as never[]), entityId) !== undefined;
+    const existsAnywhere = exists || sqlite.prepare(`SELECT 1 FROM ${q(table.name)} WHERE ${table.primaryKey.map((c) => `${q(c)} = ?`).join(' AND ')}`).get(...(key as never[])) !== undefined;
+    if (!exists && existsAnywhere) return 'row id belongs to another entity here';
+
+    const local = new Map(stampsOf.all(change.table, change.rowId).map((r) => [r.column, r.hlc]));
+    const wins = (column: string) => change.op === 'transition' || !local.has(column) || change.hlc > local.get(column)!;
+    const winners = change.op === 'fact' && exists ? [] : columns.filter(([c]) => wins(c));
+    if (winners.length === 0) return null;
+
+    if (winners.some(([c, v]) => c === DELETED && v)) {
+      if (exists) sqlite.prepare(`DELETE FROM ${q(table.name)} WHERE ${where}`).run(...(key as never[]), entityId);
+    } else if (exists) {
+      const set = winners.filter(([c]) => c !== DELETED && !table.primaryKey.includes(c) && c !== 'entity_id');
+      if (set.length) sqlite.prepare(`UPDATE ${q(table.name)} SET ${set.map(([c]) => `${q(c)} = ?`).join(', ')} WHERE ${where}`).run(...set.map(([, v]) => toSqlite(v)), ...(key as never[]), entityId);
+    } else if (!local.get(DELETED) || change.hlc > local.get(DELETED)!) {
+      // A row this device has not seen: it needs every required column, which its first change carries.
+      const values = new Map(columns.filter(([c]) => c !== DELETED).map(([c, v]) => [c, toSqlite(v)]));
+      values.set('entity_id', entityId);
+      table.primaryKey.forEach((c, i) => values.set(c, toSqlite(key[i])));
+      const names = [...values.keys()];
+      try {
+        sqlite.prepare(`INSERT INTO ${q(table.name)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values.values());
+      } catch (err) {
+        return `cannot create the row: ${(err as Error).message}`;
+      }
+    }
+    for (const [column] of winners) {
+      const stamp = change.op === 'transition' && local.has(column) && local.get(column)! > change.hlc ? local.get(column)! : change.hlc;
+      setStamp.run(change.table, change.rowId, column, stamp);
+    }
+    return null;
+  }
+
+  return {
+    /** Call inside a transaction, with capture off. */
+    apply(entityId: string, ownDeviceId: string, changes: LoggedChange[]): ApplyOutcome {
+      const outcome: ApplyOutcome = { applied: 0, skipped: [] };
+      for (const change of changes) {
+        if (change.deviceId === ownDeviceId) continue; // made here: already in the tables
+        const skipped = applyOne(entityId, change);
+        if (skipped) outcome.skipped.push({ id: change.id, reason: skipped });
+        else outcome.applied += 1;
+      }
+      return outcome;
+    },
+  };
+}

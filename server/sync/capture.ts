@@ -1,0 +1,127 @@
+// Change capture: triggers generated from the drizzle schema write every change of a synced
+// table of a linked entity into `sync_changes`, inside the writer's own transaction — nothing
+// commits without its log entry, and no write site needs to know about sync.
+import type Database from 'better-sqlite3';
+import { v4 as uuidv4 } from 'uuid';
+import { formatStamp, parseStamp, receive, tick, type HlcState } from './hlc.js';
+import type { SyncedTable } from './policy.js';
+
+/** The column a delete of a mutable row is recorded in. */
+export const DELETED = '_deleted';
+
+/** What the triggers call back into: the clock, and whether to capture at all. */
+export interface Capture {
+  /** Entities whose changes are captured (the linked ones). */
+  setLinked(entityIds: Iterable<string>): void;
+  /** Runs `apply` with capture off: remote changes are applied, never echoed back. */
+  withoutCapture<T>(apply: () => T): T;
+  /** A stamp for a change made here now. */
+  stamp(): string;
+  /** Moves the clock past a stamp received from elsewhere (throws ClockSkewError when too far ahead). */
+  observe(stamp: string): void;
+  readonly node: string;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** The row id of a row: its primary key, or the JSON array of a composite key. */
+export function rowIdSql(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
+  return table.primaryKey.length === 1 ? `${ref}.${q(table.primaryKey[0])}` : `json_array(${table.primaryKey.map((c) => `${ref}.${q(c)}`).join(', ')})`;
+}
+
+function rowJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
+  return `json_object(${table.columns.map((c) => `${lit(c)}, ${ref}.${q(c)}`).join(', ')})`;
+}
+
+/** Records stamps for the columns of the change just inserted. */
+function stampsSql(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
+  return `INSERT INTO sync_stamps (table_name, row_id, "column", hlc)
+    SELECT c.table_name, c.row_id, j.key, c.hlc FROM sync_changes c, json_each(c.columns) j
+    WHERE changes() > 0 AND c.local_seq = last_insert_rowid() AND c.table_name = ${lit(table.name)} AND c.row_id = ${rowIdSql(table, ref)}
+    ON CONFLICT (table_name, row_id, "column") DO UPDATE SET hlc = excluded.hlc;`;
+}
+
+const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** The three capture triggers of one table (dropped and recreated at every start). */
+export function triggerSql(table: SyncedTable): string[] {
+  const t = q(table.name);
+  const name = (what: string) => q(`sync_capture_${table.name}_${what}`);
+  const insertOp = table.kind === 'fact' ? 'fact' : 'upsert';
+  const head = `INSERT INTO sync_changes (change_id, entity_id, table_name, row_id, op, columns, hlc, created_at)`;
+  const statements = [
+    `DROP TRIGGER IF EXISTS ${name('insert')}`,
+    `DROP TRIGGER IF EXISTS ${name('update')}`,
+    `DROP TRIGGER IF EXISTS ${name('delete')}`,
+    `CREATE TRIGGER ${name('insert')} AFTER INSERT ON ${t} WHEN sync_capturing(NEW.entity_id) BEGIN
+      ${head} VALUES (sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, '${insertOp}', ${rowJson(table, 'NEW')}, sync_stamp(), ${NOW});
+      ${stampsSql(table, 'NEW')}
+    END`,
+    `CREATE TRIGGER ${name('update')} AFTER UPDATE ON ${t} WHEN sync_capturing(NEW.entity_id) BEGIN
+      ${head} SELECT sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, 'upsert', d, sync_stamp(), ${NOW}
+        FROM (SELECT sync_diff(${rowJson(table, 'OLD')}, ${rowJson(table, 'NEW')}) AS d) WHERE d IS NOT NULL;
+      ${stampsSql(table, 'NEW')}
+    END`,
+  ];
+  if (table.kind === 'mutable') {
+    statements.push(`CREATE TRIGGER ${name('delete')} AFTER DELETE ON ${t} WHEN sync_capturing(OLD.entity_id) BEGIN
+      ${head} VALUES (sync_change_id(), OLD.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'OLD')}, 'upsert', json_object('${DELETED}', 1), sync_stamp(), ${NOW});
+      ${stampsSql(table, 'OLD')}
+    END`);
+  }
+  return statements;
+}
+
+/** The columns whose values differ between two rows (as JSON), or null when none do. */
+export function diffColumns(before: string, after: string): string | null {
+  const a = JSON.parse(before) as Record<string, unknown>;
+  const b = JSON.parse(after) as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(b)) if (JSON.stringify(a[k]) !== JSON.stringify(v)) changed[k] = v;
+  return Object.keys(changed).length ? JSON.stringify(changed) : null;
+}
+
+/**
+ * Registers the functions the triggers call and (re)creates the triggers. The clock starts
+ * past every stamp this database has seen, so stamps keep increasing across restarts.
+ */
+export function installCapture(sqlite: Database.Database, tables: SyncedTable[], node: string, now: () => number): Capture {
+  let clock: HlcState = { wallMs: 0, counter: 0, node };
+  const newest = sqlite.prepare('SELECT max(hlc) AS hlc FROM sync_stamps').get() as { hlc: string | null };
+  const seen = newest.hlc ? parseStamp(newest.hlc) : null;
+  if (seen) clock = { wallMs: seen.wallMs, counter: seen.counter, node };
+  let linked = new Set<string>();
+  let applying = 0;
+
+  const capture: Capture = {
+    node,
+    setLinked(ids) {
+      linked = new Set(ids);
+    },
+    withoutCapture(apply) {
+      applying += 1;
+      try {
+        return apply();
+      } finally {
+        applying -= 1;
+      }
+    },
+    stamp() {
+      clock = tick(clock, now());
+      return formatStamp(clock);
+    },
+    observe(stamp) {
+      const remote = parseStamp(stamp);
+      if (remote) clock = receive(clock, remote, now());
+    },
+  };
+  sqlite.function('sync_capturing', { deterministic: false, directOnly: false }, (entityId: unknown) => (applying === 0 && typeof entityId === 'string' && linked.has(entityId) ? 1 : 0));
+  sqlite.function('sync_stamp', { deterministic: false }, () => capture.stamp());
+  sqlite.function('sync_change_id', { deterministic: false }, () => uuidv4());
+  sqlite.function('sync_diff', { deterministic: false }, (before: unknown, after: unknown) => diffColumns(String(before), String(after)));
+  sqlite.transaction(() => {
+    for (const table of tables) for (const statement of triggerSql(table)) sqlite.exec(statement);
+  })();
+  return capture;
+}

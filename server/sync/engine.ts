@@ -1,0 +1,233 @@
+// The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
+// linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
+import crypto from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { getTableConfig } from 'drizzle-orm/sqlite-core';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { tablePolicies } from '../modules.js';
+import { createApplier } from './apply.js';
+import { installCapture, rowIdSql, type Capture } from './capture.js';
+import { callHosted, HostedError } from './hosted-client.js';
+import { schemaTables, syncedTables, type SyncedTable } from './policy.js';
+import { changeSchema, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullResponse, pushResponse, type Change } from './protocol.js';
+import { syncChanges, syncLinks, syncNode } from './tables.js';
+import { invariant } from './invariant.js';
+
+export type LinkRow = typeof syncLinks.$inferSelect;
+
+export interface SyncEngine {
+  capture: Capture;
+  tables: SyncedTable[];
+  applier: ReturnType<typeof createApplier>;
+  /** Per entity: when the next automatic cycle may run, and how many failed in a row. */
+  backoff: Map<string, { failures: number; nextAt: number }>;
+  /** Cycles in progress, so two never run at once for one entity. */
+  running: Map<string, Promise<void>>;
+}
+
+const engines = new WeakMap<Context, SyncEngine>();
+
+export function engineOf(ctx: Context): SyncEngine {
+  const engine = engines.get(ctx);
+  invariant(engine, 'the sync module has started');
+  return engine;
+}
+
+/** Parents before children, so a new device can insert rows in log order (foreign keys). */
+function parentsFirst(tables: SyncedTable[]): SyncedTable[] {
+  const all = schemaTables();
+  const parents = new Map(tables.map((t) => [t.name, getTableConfig(all.get(t.name)!).foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name)]));
+  const out: SyncedTable[] = [];
+  const visit = (t: SyncedTable, seen: Set<string>) => {
+    if (out.includes(t) || seen.has(t.name)) return;
+    seen.add(t.name);
+    for (const p of parents.get(t.name) ?? []) {
+      const parent = tables.find((x) => x.name === p);
+      if (parent) visit(parent, seen);
+    }
+    out.push(t);
+  };
+  for (const t of tables) visit(t, new Set());
+  return out;
+}
+
+export function startSyncEngine(ctx: Context): SyncEngine {
+  const tables = parentsFirst(syncedTables(tablePolicies()));
+  let node = ctx.db.select().from(syncNode).where(eq(syncNode.id, 1)).get()?.node;
+  if (!node) {
+    node = crypto.randomBytes(10).toString('hex');
+    ctx.db.insert(syncNode).values({ id: 1, node }).onConflictDoNothing().run();
+    node = ctx.db.select().from(syncNode).where(eq(syncNode.id, 1)).get()!.node;
+  }
+  const capture = installCapture(ctx.sqlite, tables, node, () => ctx.clock.now().getTime());
+  const engine: SyncEngine = { capture, tables, applier: createApplier(ctx.sqlite, tables), backoff: new Map(), running: new Map() };
+  engines.set(ctx, engine);
+  refreshLinked(ctx);
+  ctx.loops.add('sync', 1_000, () => runDueCycles(ctx));
+  return engine;
+}
+
+export function refreshLinked(ctx: Context): void {
+  const ids = ctx.db.select({ entityId: syncLinks.entityId }).from(syncLinks).all().map((r) => r.entityId);
+  engines.get(ctx)?.capture.setLinked(ids);
+}
+
+export function linkOf(ctx: Context, entityId: string): LinkRow | undefined {
+  return ctx.db.select().from(syncLinks).where(eq(syncLinks.entityId, entityId)).get();
+}
+
+export function deviceToken(ctx: Context, link: LinkRow): string {
+  return ctx.secrets.open(link.deviceTokenSealed).toString('utf8');
+}
+
+/**
+ * Queues every row the entity has in synced tables (as of now, parents first): linking pushes
+ * everything. Call inside the transaction that creates the link.
+ */
+export function enqueueSnapshot(ctx: Context, entityId: string): number {
+  const { tables, capture } = engineOf(ctx);
+  const insert = ctx.sqlite.prepare(
+    'INSERT INTO sync_changes (change_id, entity_id, table_name, row_id, op, columns, hlc, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const stamp = ctx.sqlite.prepare(
+    'INSERT INTO sync_stamps (table_name, row_id, "column", hlc) SELECT ?, ?, key, ? FROM json_each(?) WHERE true ON CONFLICT (table_name, row_id, "column") DO UPDATE SET hlc = excluded.hlc',
+  );
+  let n = 0;
+  const now = nowIso(ctx);
+  for (const table of tables) {
+    const rows = ctx.sqlite
+      .prepare<[string], { row_id: string; columns: string }>(
+        `SELECT ${rowIdSql(table, 'NEW')} AS row_id, json_object(${table.columns.map((c) => `'${c}', NEW."${c}"`).join(', ')}) AS columns FROM "${table.name}" AS NEW WHERE entity_id = ? ORDER BY rowid`,
+      )
+      .all(entityId);
+    for (const row of rows) {
+      const hlc = capture.stamp();
+      insert.run(crypto.randomUUID(), entityId, table.name, row.row_id, table.kind === 'fact' ? 'fact' : 'upsert', row.columns, hlc, now);
+      stamp.run(table.name, row.row_id, hlc, row.columns);
+      n += 1;
+    }
+  }
+  return n;
+}
+
+/** Pushes the queue in batches (≤500 changes, ≤1 MB), uploading the blobs rows name first. */
+async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<void> {
+  for (;;) {
+    const queued = ctx.db
+      .select()
+      .from(syncChanges)
+      .where(and(eq(syncChanges.entityId, link.entityId), isNull(syncChanges.result)))
+      .orderBy(asc(syncChanges.localSeq))
+      .limit(MAX_PUSH_CHANGES)
+      .all();
+    if (queued.length === 0) return;
+    const batch: Change[] = [];
+    let bytes = 64;
+    for (const row of queued) {
+      const candidate = { id: row.changeId, table: row.tableName, rowId: row.rowId, op: row.op, columns: JSON.parse(row.columns), ...(row.expect ? { expect: JSON.parse(row.expect) } : {}), hlc: row.hlc, schemaVersion: PROTOCOL_VERSION };
+      const valid = changeSchema.safeParse(candidate);
+      if (!valid.success) {
+        // One change the hosted instance would refuse must not hold back the ones after it.
+        ctx.db.update(syncChanges).set({ result: 'rejected', reason: `Not sendable: ${valid.error.issues[0]?.message ?? 'invalid'}`, answeredAt: nowIso(ctx) }).where(eq(syncChanges.localSeq, row.localSeq)).run();
+        continue;
+      }
+      const change: Change = valid.data;
+      const size = Buffer.byteLength(JSON.stringify(change)) + 1;
+      if (batch.length > 0 && bytes + size > MAX_PUSH_BYTES - 1024) break;
+      bytes += size;
+      batch.push(change);
+    }
+    if (batch.length === 0) continue;
+    for (const change of batch) await uploadBlobOf(ctx, link, token, change);
+    const answer = await callHosted(link.hostedUrl, 'POST', '/sync/v1/push', { token, body: { changes: batch }, schema: pushResponse });
+    const answeredAt = nowIso(ctx);
+    ctx.db.transaction((tx) => {
+      for (const r of answer.results) {
+        // Accepted changes are in the hosted log now: the queue forgets them. Rejections stay, to be shown.
+        if (r.status === 'rejected') tx.update(syncChanges).set({ result: 'rejected', reason: r.reason, answeredAt }).where(eq(syncChanges.changeId, r.id)).run();
+        else tx.delete(syncChanges).where(eq(syncChanges.changeId, r.id)).run();
+      }
+      tx.update(syncLinks).set({ serverTimeOffsetMs: Date.parse(answer.serverTime) - ctx.clock.now().getTime() }).where(eq(syncLinks.entityId, link.entityId)).run();
+    });
+    invariant(answer.results.length === batch.length, 'one answer per pushed change');
+  }
+}
+
+/** Documents name their PDF by sha256: the hosted instance gets the file before the row. */
+async function uploadBlobOf(ctx: Context, link: LinkRow, token: string, change: Change): Promise<void> {
+  const sha = change.table === 'documents' ? change.columns.sha256 : undefined;
+  if (typeof sha !== 'string' || !ctx.blobs.has(sha)) return;
+  const present = await callHosted(link.hostedUrl, 'HEAD', `/sync/v1/blobs/${sha}`, { token });
+  if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: ctx.blobs.get(sha), timeoutMs: 120_000 });
+}
+
+/** Pulls the log after the cursor and applies it; the cursor advances in the same transaction. */
+async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void> {
+  const engine = engineOf(ctx);
+  let cursor = link.cursor;
+  for (;;) {
+    const page = await callHosted(link.hostedUrl, 'GET', `/sync/v1/pull?cursor=${cursor}`, { token, schema: pullResponse });
+    for (const change of page.changes) {
+      const sha = change.table === 'documents' ? change.columns.sha256 : undefined;
+      if (change.deviceId !== link.deviceId && typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha) && !ctx.blobs.has(sha)) {
+        const data = (await callHosted(link.hostedUrl, 'GET', `/sync/v1/blobs/${sha}`, { token, timeoutMs: 120_000 })) as unknown as Buffer;
+        if (ctx.blobs.put(data).sha256 !== sha) throw new HostedError(502, 'A file from the hosted instance does not match its hash');
+      }
+    }
+    for (const change of page.changes) engine.capture.observe(change.hlc);
+    const outcome = ctx.db.transaction((tx) => {
+      const applied = engine.capture.withoutCapture(() => {
+        ctx.sqlite.pragma('defer_foreign_keys = ON');
+        return engine.applier.apply(link.entityId, link.deviceId, page.changes);
+      });
+      tx.update(syncLinks).set({ cursor: page.cursor }).where(eq(syncLinks.entityId, link.entityId)).run();
+      return applied;
+    });
+    for (const s of outcome.skipped) ctx.log.warn({ entityId: link.entityId, changeId: s.id, reason: s.reason }, 'sync: change not applied');
+    cursor = page.cursor;
+    if (!page.hasMore) return;
+  }
+}
+
+/** One sync cycle for an entity: push the queue, then pull. Failures are recorded on the link. */
+export function runCycle(ctx: Context, entityId: string): Promise<void> {
+  const engine = engineOf(ctx);
+  const running = engine.running.get(entityId);
+  if (running) return running;
+  const cycle = (async () => {
+    const link = linkOf(ctx, entityId);
+    if (!link) return;
+    try {
+      const token = deviceToken(ctx, link);
+      await pushQueue(ctx, link, token);
+      await pullLog(ctx, linkOf(ctx, entityId)!, token);
+      ctx.db.update(syncLinks).set({ lastSyncAt: nowIso(ctx), lastError: null, lastErrorStatus: null }).where(eq(syncLinks.entityId, entityId)).run();
+      engine.backoff.delete(entityId);
+    } catch (err) {
+      const status = err instanceof HostedError ? err.status : -1;
+      const message = err instanceof Error ? err.message : String(err);
+      if (status === -1) ctx.log.error({ err, entityId }, 'sync cycle failed');
+      ctx.db.update(syncLinks).set({ lastError: message, lastErrorStatus: status }).where(eq(syncLinks.entityId, entityId)).run();
+      const failures = (engine.backoff.get(entityId)?.failures ?? 0) + 1;
+      const retryAfterMs = err instanceof HostedError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
+      const delay = Math.max(retryAfterMs, Math.min(300_000, 1000 * 2 ** (failures - 1)) * (0.5 + Math.random() / 2));
+      engine.backoff.set(entityId, { failures, nextAt: Date.now() + delay });
+    }
+  })().finally(() => engine.running.delete(entityId));
+  engine.running.set(entityId, cycle);
+  return cycle;
+}
+
+/** The background loop: a cycle for each linked entity whose backoff has passed. */
+async function runDueCycles(ctx: Context): Promise<void> {
+  const engine = engineOf(ctx);
+  const links = ctx.db.select({ entityId: syncLinks.entityId, lastErrorStatus: syncLinks.lastErrorStatus }).from(syncLinks).all();
+  await Promise.all(
+    links
+      // A revoked device or an outdated schema does not fix itself by retrying.
+      .filter((l) => l.lastErrorStatus !== 401 && l.lastErrorStatus !== 426)
+      .filter((l) => (engine.backoff.get(l.entityId)?.nextAt ?? 0) <= Date.now())
+      .map((l) => runCycle(ctx, l.entityId)),
+  );
+}

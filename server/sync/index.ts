@@ -1,0 +1,18 @@
+import type { Module } from '../modules.js';
+import { startSyncEngine } from './engine.js';
+import { local } from './policy.js';
+import { syncRoutes } from './routes.js';
+
+export const syncModule: Module = {
+  name: 'sync',
+  routes: syncRoutes,
+  start: (ctx) => void startSyncEngine(ctx),
+  sync: {
+    sync_links: local('this device and its token'),
+    sync_changes: local('the push queue'),
+    sync_stamps: local("this device's per-column clocks"),
+    sync_node: local("this install's clock id"),
+    outbox: local('events fire on the device where the change began'),
+    outbox_cursors: local('consumers of this device'),
+  },
+};

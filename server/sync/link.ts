@@ -1,0 +1,182 @@
+// Linking an entity to a hosted instance, joining one from another device, and the devices.
+import os from 'node:os';
+import { and, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { entities, memberships, users } from '../auth/tables.js';
+import { hashPassword } from '../auth/passwords.js';
+import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors.js';
+import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
+import { deviceCode, deviceSchema, enrolment, type Enrolment } from './protocol.js';
+import { syncChanges, syncLinks } from './tables.js';
+import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
+import { z } from 'zod';
+
+/** The hosted instance's refusal, as this API's error: credentials and codes are bad input here (the local session is fine). */
+function fromHosted(err: unknown, what: string): never {
+  if (!(err instanceof HostedError)) throw err;
+  if (err.status === 0) throw new BadGatewayError(err.message);
+  if (err.status === 401) throw new BadRequestError(`${what}: ${err.message}`);
+  if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409 || err.status === 429) throw new HttpError(err.status, `${what}: ${err.message}`);
+  throw new BadGatewayError(`${what}: the hosted instance answered ${err.status} (${err.message})`);
+}
+
+function hostedUrlOf(input: string): string {
+  const url = normaliseHostedUrl(input);
+  if (!url) throw new BadRequestError('hostedUrl must be an http(s) URL without credentials, query or fragment');
+  return url;
+}
+
+const deviceName = () => `Bureau on ${os.hostname()}`.slice(0, 80);
+
+/** Links an entity of this install to a hosted instance and queues all its data for the first push. */
+export async function linkEntityToHosted(ctx: Context, userId: string, input: { entityId: string; hostedUrl: string; email: string; password: string }) {
+  const hostedUrl = hostedUrlOf(input.hostedUrl);
+  if (linkOf(ctx, input.entityId)) throw new ConflictError('This entity is already linked');
+  const entity = ctx.db.select().from(entities).where(eq(entities.id, input.entityId)).get();
+  const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+  if (!entity || !user) throw new NotFoundError('Entity not found');
+  let enrolled: Enrolment;
+  try {
+    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/link', {
+      body: { email: input.email, password: input.password, name: user.name, accountId: user.id, entityId: entity.id, entityName: entity.name, deviceName: deviceName() },
+      schema: enrolment,
+    });
+  } catch (err) {
+    fromHosted(err, 'Linking failed');
+  }
+  ctx.db.transaction((tx) => {
+    // Linked in the meantime by a concurrent request: keep the first link.
+    if (tx.select().from(syncLinks).where(eq(syncLinks.entityId, entity.id)).get()) throw new ConflictError('This entity is already linked');
+    tx.insert(syncLinks)
+      .values({ entityId: entity.id, hostedUrl, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
+      .run();
+    enqueueSnapshot(ctx, entity.id);
+    // Captured from here on: nothing can be written between the snapshot and this (one synchronous transaction).
+    refreshLinked(ctx);
+  });
+  await runCycle(ctx, entity.id);
+}
+
+/**
+ * Joins an entity from the hosted instance with an add-device code: creates the local user
+ * (the hosted account's id) when this install has none for that e-mail, the entity and the
+ * membership, then pulls everything. Returns the local user to sign in.
+ */
+export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string }) {
+  const hostedUrl = hostedUrlOf(input.hostedUrl);
+  const email = input.email.toLowerCase();
+  const passwordHash = await hashPassword(input.password);
+  let enrolled: Enrolment;
+  try {
+    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, deviceName: deviceName() }, schema: enrolment });
+  } catch (err) {
+    fromHosted(err, 'Joining failed');
+  }
+  const now = nowIso(ctx);
+  let userId: string;
+  try {
+    userId = ctx.db.transaction((tx) => {
+      if (tx.select().from(entities).where(eq(entities.id, enrolled.entity.id)).get()) throw new ConflictError('This entity is already on this device');
+      const existing = tx.select().from(users).where(eq(users.email, email)).get();
+      const idTaken = tx.select().from(users).where(eq(users.id, enrolled.accountId)).get();
+      if (idTaken && idTaken.email !== email) throw new ConflictError('Another local user has the id of this account');
+      const id = existing?.id ?? enrolled.accountId;
+      if (!existing) tx.insert(users).values({ id, email, name: email.split('@')[0], passwordHash, createdAt: now, updatedAt: now }).run();
+      tx.insert(entities).values({ id: enrolled.entity.id, name: enrolled.entity.name, createdBy: id, createdAt: now, updatedAt: now }).run();
+      tx.insert(memberships).values({ entityId: enrolled.entity.id, userId: id, role: enrolled.role, createdAt: now }).run();
+      tx.insert(syncLinks)
+        .values({ entityId: enrolled.entity.id, hostedUrl, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: now })
+        .run();
+      refreshLinked(ctx);
+      return id;
+    });
+  } catch (err) {
+    // Nothing half-linked: the device the hosted instance just enrolled is given up.
+    await callHosted(hostedUrl, 'DELETE', `/sync/v1/devices/${enrolled.deviceId}`, { token: enrolled.deviceToken }).catch(() => undefined);
+    throw err;
+  }
+  await runCycle(ctx, enrolled.entity.id);
+  return { userId, entity: enrolled.entity };
+}
+
+function linked(ctx: Context, entityId: string) {
+  const link = linkOf(ctx, entityId);
+  if (!link) throw new ConflictError('This entity is not linked to a hosted instance');
+  return link;
+}
+
+export async function createAddDeviceCode(ctx: Context, entityId: string) {
+  const link = linked(ctx, entityId);
+  try {
+    return await callHosted(link.hostedUrl, 'POST', '/sync/v1/devices/codes', { token: deviceToken(ctx, link), schema: deviceCode });
+  } catch (err) {
+    fromHosted(err, 'No code');
+  }
+}
+
+export async function listHostedDevices(ctx: Context, entityId: string) {
+  const link = linked(ctx, entityId);
+  try {
+    const list = await callHosted(link.hostedUrl, 'GET', '/sync/v1/devices', { token: deviceToken(ctx, link), schema: z.array(deviceSchema) });
+    return list.map((d) => ({ ...d, current: d.id === link.deviceId }));
+  } catch (err) {
+    fromHosted(err, 'Devices unavailable');
+  }
+}
+
+export async function revokeHostedDevice(ctx: Context, entityId: string, deviceId: string) {
+  const link = linked(ctx, entityId);
+  if (deviceId === link.deviceId) throw new BadRequestError('This is the current device; unlink it instead');
+  try {
+    await callHosted(link.hostedUrl, 'DELETE', `/sync/v1/devices/${deviceId}`, { token: deviceToken(ctx, link) });
+  } catch (err) {
+    fromHosted(err, 'Revoke failed');
+  }
+}
+
+export type SyncState = 'synced' | 'pending' | 'syncing' | 'offline' | 'revoked' | 'update_required' | 'clock_skew' | 'error';
+
+/** What the UI shows: linked or not, where, the state of the last cycle, the queue and its rejections. */
+export function syncStatus(ctx: Context, entityId: string) {
+  const link = linkOf(ctx, entityId);
+  if (!link) return { linked: false as const, state: 'unlinked' as const };
+  const waiting = ctx.sqlite.prepare('SELECT count(*) AS n FROM sync_changes WHERE entity_id = ? AND result IS NULL').get(entityId) as { n: number };
+  const rejected = ctx.db
+    .select()
+    .from(syncChanges)
+    .where(and(eq(syncChanges.entityId, entityId), eq(syncChanges.result, 'rejected')))
+    .orderBy(syncChanges.localSeq)
+    .limit(100)
+    .all()
+    .map((r) => ({ changeId: r.changeId, table: r.tableName, rowId: r.rowId, reason: r.reason ?? '', at: r.answeredAt ?? r.createdAt }));
+  const running = engineOf(ctx).running.has(entityId);
+  const s = link.lastErrorStatus;
+  const state: SyncState = running
+    ? 'syncing'
+    : s === null
+      ? waiting.n > 0
+        ? 'pending'
+        : 'synced'
+      : s === 401
+        ? 'revoked'
+        : s === 426
+          ? 'update_required'
+          : s === 409 && /clock skew/i.test(link.lastError ?? '')
+            ? 'clock_skew'
+            : s === 0
+              ? 'offline'
+              : 'error';
+  return {
+    linked: true as const,
+    state,
+    hostedUrl: link.hostedUrl,
+    deviceId: link.deviceId,
+    role: link.role,
+    linkedAt: link.linkedAt,
+    lastSyncAt: link.lastSyncAt,
+    lastError: link.lastError,
+    waiting: waiting.n,
+    rejected,
+  };
+}

@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { route, type RouteDef } from '../http/route.js';
+import { UnauthorizedError } from '../http/errors.js';
+import { startSession, publicUser } from '../auth/accounts.js';
+import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
+import { users } from '../auth/tables.js';
+import { createAddDeviceCode, joinFromHosted, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
+import { runCycle } from './engine.js';
+import { deviceCode, deviceSchema } from './protocol.js';
+
+const tags = ['Sync'];
+const manage = { entity: 'QBH' as const, permission: 'SETTINGS.MANAGE' as const };
+const view = { entity: 'QBH' as const, permission: 'MEMBERS.VIEW' as const };
+const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
+const hostedUrl = z.string('must be a string').trim().min(1).max(500).meta({ example: 'https://bureau.example.com' });
+
+const statusSchema = z
+  .union([
+    z.object({ linked: z.literal(false), state: z.literal('unlinked') }),
+    z.object({
+      linked: z.literal(true),
+      state: z.enum(['synced', 'pending', 'syncing', 'offline', 'revoked', 'update_required', 'clock_skew', 'error']).meta({
+        description: '`synced`: nothing waiting; `pending`: local changes wait for the next cycle; `syncing`: a cycle runs now; `offline`: the hosted instance cannot be reached (changes wait); `revoked`: this device was revoked; `update_required`: the hosted instance needs a newer Bureau; `clock_skew`: this clock is over 10 minutes ahead; `error`: see lastError.',
+      }),
+      hostedUrl: z.string(),
+      deviceId: z.uuid(),
+      role: z.string(),
+      linkedAt: z.string(),
+      lastSyncAt: z.string().nullable(),
+      lastError: z.string().nullable(),
+      waiting: z.number().meta({ description: 'Local changes not yet accepted by the hosted instance.' }),
+      rejected: z.array(z.object({ changeId: z.uuid(), table: z.string(), rowId: z.string(), reason: z.string(), at: z.string() })),
+    }),
+  ])
+  .meta({ id: 'SyncStatus' });
+
+const sessionOnly = (auth: { kind: string; userId?: string } | null) => {
+  if (auth?.kind !== 'session' || !auth.userId) throw new UnauthorizedError('A signed-in session is required');
+  return auth.userId;
+};
+
+export const syncRoutes: RouteDef[] = [
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/link',
+      summary: 'Link the entity to a hosted instance and push everything',
+      description:
+        'Signs in to the hosted instance with `email` and `password` (creating the hosted account on first use; the password is hashed there, the local hash never travels), registers this device, and queues every row of the synced tables for the first push. Session only (owner or admin). 400 for wrong hosted credentials or a bad URL, 403 when another account already linked this entity, 409 when already linked, 502 when the hosted instance cannot be reached — nothing is half-linked.',
+      tags,
+      access: manage,
+      body: z.strictObject({ entityId: entityIdField, hostedUrl, email: emailSchema, password: z.string().min(1).max(200) }),
+      response: statusSchema,
+      status: 201,
+      errors: { 409: 'Already linked', 502: 'Hosted instance unreachable or failing' },
+    },
+    async ({ ctx, entityId, auth, body }) => {
+      await linkEntityToHosted(ctx, sessionOnly(auth), { ...body, entityId });
+      return syncStatus(ctx, entityId);
+    },
+  ),
+  route(
+    { method: 'get', path: '/api/sync/status', summary: 'Sync state of the entity', tags, access: view, query: z.object({ entityId: entityIdField }), response: statusSchema },
+    ({ ctx, entityId }) => syncStatus(ctx, entityId),
+  ),
+  route(
+    { method: 'post', path: '/api/sync/run', summary: 'Run one sync cycle now (push, then pull)', tags, access: view, body: z.strictObject({ entityId: entityIdField }), response: statusSchema, errors: { 409: 'Not linked' } },
+    async ({ ctx, entityId }) => {
+      await runCycle(ctx, entityId);
+      return syncStatus(ctx, entityId);
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/devices/code',
+      summary: 'A single-use, 10-minute code to add a device',
+      description: 'Another install of a member of this entity redeems it with `POST /api/sync/join`.',
+      tags,
+      access: manage,
+      body: z.strictObject({ entityId: entityIdField }),
+      response: deviceCode,
+      status: 201,
+    },
+    ({ ctx, entityId }) => createAddDeviceCode(ctx, entityId),
+  ),
+  route(
+    { method: 'get', path: '/api/sync/devices', summary: 'Devices of the entity on the hosted instance', tags, access: manage, query: z.object({ entityId: entityIdField }), response: z.array(deviceSchema.extend({ current: z.boolean() })) },
+    ({ ctx, entityId }) => listHostedDevices(ctx, entityId),
+  ),
+  route(
+    { method: 'delete', path: '/api/sync/devices/{deviceId}', summary: 'Revoke a device', tags, access: manage, params: z.object({ deviceId: z.uuid('must be a UUID') }) },
+    ({ ctx, entityId, params }) => revokeHostedDevice(ctx, entityId, params.deviceId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/join',
+      summary: 'Join an entity from the hosted instance on this install (add-device code) and sign in',
+      description:
+        'Works on a fresh install with no user yet: creates the local user (with the hosted account id) when none has this e-mail, the entity with its role, pulls all its data, and starts a session. 400 for a wrong, expired or used code or wrong credentials, 403 when the account is not a member, 409 when the entity is already here, 502 when the hosted instance cannot be reached.',
+      tags,
+      access: 'public',
+      body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema }),
+      response: z.object({ user: userSchema, entity: z.object({ id: z.uuid(), name: z.string() }) }),
+      status: 201,
+    },
+    async ({ ctx, res, body, userAgent }) => {
+      const joined = await joinFromHosted(ctx, body);
+      startSession(ctx, res, joined.userId, userAgent);
+      const user = ctx.db.select().from(users).where(eq(users.id, joined.userId)).get()!;
+      return { user: publicUser(user), entity: joined.entity };
+    },
+  ),
+];

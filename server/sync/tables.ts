@@ -1,0 +1,64 @@
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** An entity linked to a hosted instance, with this device's token (sealed at rest) and pull cursor. */
+export const syncLinks = sqliteTable('sync_links', {
+  entityId: text('entity_id').primaryKey(),
+  hostedUrl: text('hosted_url').notNull(),
+  accountId: text('account_id').notNull(),
+  deviceId: text('device_id').notNull(),
+  deviceTokenSealed: text('device_token_sealed').notNull(),
+  role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
+  /** The seq of the last hosted change applied here. */
+  cursor: integer('cursor').notNull().default(0),
+  linkedAt: text('linked_at').notNull(),
+  lastSyncAt: text('last_sync_at'),
+  /** Why the last cycle failed (offline, revoked, update required, clock skew), null when it worked. */
+  lastError: text('last_error'),
+  lastErrorStatus: integer('last_error_status'),
+  serverTimeOffsetMs: integer('server_time_offset_ms'),
+});
+
+/**
+ * The push queue: every change captured (by triggers, in the writer's own transaction) to a
+ * synced table of a linked entity, in commit order (`localSeq`), until the hosted instance
+ * has answered for it.
+ */
+export const syncChanges = sqliteTable(
+  'sync_changes',
+  {
+    localSeq: integer('local_seq').primaryKey({ autoIncrement: true }),
+    changeId: text('change_id').notNull(),
+    entityId: text('entity_id').notNull(),
+    tableName: text('table_name').notNull(),
+    rowId: text('row_id').notNull(),
+    op: text('op', { enum: ['upsert', 'fact', 'transition'] }).notNull(),
+    columns: text('columns').notNull(),
+    expect: text('expect'),
+    hlc: text('hlc').notNull(),
+    createdAt: text('created_at').notNull(),
+    /** accepted | duplicate | rejected once the hosted instance answered; null while queued. */
+    result: text('result', { enum: ['accepted', 'duplicate', 'rejected'] }),
+    seq: integer('seq'),
+    reason: text('reason'),
+    answeredAt: text('answered_at'),
+  },
+  (t) => [uniqueIndex('sync_changes_change_id_idx').on(t.changeId), index('sync_changes_queue_idx').on(t.entityId, t.result, t.localSeq)],
+);
+
+/** Per column of every synced row: the HLC stamp of the write that set it (for last-writer-wins). */
+export const syncStamps = sqliteTable(
+  'sync_stamps',
+  {
+    tableName: text('table_name').notNull(),
+    rowId: text('row_id').notNull(),
+    column: text('column').notNull(),
+    hlc: text('hlc').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tableName, t.rowId, t.column] })],
+);
+
+/** This install's node id in HLC stamps (random, made once). */
+export const syncNode = sqliteTable('sync_node', {
+  id: integer('id').primaryKey(),
+  node: text('node').notNull(),
+});
