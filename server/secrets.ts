@@ -33,17 +33,33 @@ export function createKeySecretBox(key: Buffer): SecretBox {
   };
 }
 
-/** Headless fallback: the key lives in `<dataDir>/secret.key` with mode 0600. */
+/**
+ * Headless fallback: the key lives in `<dataDir>/secret.key` with mode 0600. It is written to a
+ * temp file, fsynced and renamed into place, so a crash on first start never leaves an empty
+ * key file behind (which would stop every later start).
+ */
 export function createFileSecretBox(dataDir: string): SecretBox {
   const file = path.join(dataDir, 'secret.key');
-  let key: Buffer;
-  try {
-    key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-  } catch {
-    key = crypto.randomBytes(32);
+  // An empty key file (left by an older version that crashed while writing it) never sealed anything.
+  if (fs.existsSync(file) && fs.statSync(file).size === 0) fs.rmSync(file);
+  if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+    const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+    const fd = fs.openSync(tmp, 'wx', 0o600);
+    try {
+      fs.writeSync(fd, crypto.randomBytes(32).toString('base64'));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.linkSync(tmp, file); // fails if another process made the key first: theirs wins
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
   }
   fs.chmodSync(file, 0o600);
-  return createKeySecretBox(key);
+  return createKeySecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
 }
