@@ -52,6 +52,10 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
     reason: "A public signing token is the bearer credential of one signer: it opens that signer's view whoever presents it, and is not scoped by entity.",
     own: (d) => d.signingToken,
   },
+  deviceId: {
+    reason: "A device id on the hosted instance: the hosted instance resolves it within the entity of the caller's own device token; this install keeps no rows for it.",
+    own: () => '0190f0f0-0000-7000-8000-000000000001',
+  },
   correlationId: {
     reason: 'A free-form label the client chooses for its own events (not a uuid); two entities may use the same one.',
     own: (d) => d.correlationId,
@@ -62,6 +66,7 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
 const VIEWER_MAY_WRITE: Record<string, string> = {
   'POST /api/notifications/read-all': "marks the viewer's own notifications read (personal read state)",
   'POST /api/notifications/{notificationId}/read': "marks one notification read for the viewer only (personal read state)",
+  'POST /api/sync/run': "runs a sync cycle (a viewer's device pulls; it has no changes of its own to push): no data of the entity changes",
 };
 
 /** Request bodies that are not JSON, which the OpenAPI document does not describe. */
