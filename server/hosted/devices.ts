@@ -9,9 +9,10 @@ import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { HostedTx } from './store.js';
 import { signInExisting, signInOrCreateAccount } from './accounts.js';
-import { deviceCodes, devices, entities, members } from './schema.js';
+import { deviceCodes, devices, entities, invitations, members } from './schema.js';
 
 const CODE_MINUTES = 10;
+const INVITATION_DAYS = 7;
 const MANAGERS: HostedRole[] = ['owner', 'admin'];
 
 /** Who a device token speaks for. */
@@ -51,34 +52,76 @@ export async function linkEntity(h: HostedContext, input: { email: string; passw
   });
 }
 
-/** A single-use, 10-minute code that lets another install of a member join this entity. */
-export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Promise<{ code: string; expiresAt: string }> {
-  // 10 characters of Crockford base32 (50 bits): typed by hand, guessed never within 10 minutes under a rate limit.
+/** 10 characters of Crockford base32 (50 bits), shown as `XXXXX-XXXXX`: typed by hand, never guessed under a rate limit. */
+function newCode(): { code: string; shown: string } {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
   const code = Array.from(crypto.randomBytes(10), (b) => alphabet[b % 32]).join('');
+  return { code, shown: `${code.slice(0, 5)}-${code.slice(5)}` };
+}
+
+/**
+ * Invites a person (by e-mail) into the entity with a role; they redeem the code on their own
+ * install with `join`, creating their hosted account on first use. Only an owner appoints owners.
+ */
+export async function createInvitation(h: HostedContext, auth: DeviceAuth, input: { email: string; role: HostedRole; accountId?: string }): Promise<{ code: string; expiresAt: string }> {
+  if (!MANAGERS.includes(auth.role)) throw new ForbiddenError('Only an owner or admin can invite');
+  if (input.role === 'owner' && auth.role !== 'owner') throw new ForbiddenError('Only an owner can invite an owner');
+  const { code, shown } = newCode();
+  const expiresAt = new Date(h.clock.now().getTime() + INVITATION_DAYS * 86_400_000).toISOString();
+  await h.store.db.insert(invitations).values({ codeHash: sha256Hex(code), entityId: auth.entityId, email: input.email, role: input.role, accountId: input.accountId ?? null, createdBy: auth.accountId, expiresAt });
+  return { code: shown, expiresAt };
+}
+
+/** A single-use, 10-minute code that lets another install of a member join this entity. */
+export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Promise<{ code: string; expiresAt: string }> {
+  const { code, shown } = newCode();
   const expiresAt = new Date(h.clock.now().getTime() + CODE_MINUTES * 60_000).toISOString();
-  await h.store.db.insert(deviceCodes).values({ codeHash: sha256Hex(normaliseCode(code)), entityId: auth.entityId, createdBy: auth.accountId, expiresAt });
-  return { code: `${code.slice(0, 5)}-${code.slice(5)}`, expiresAt };
+  await h.store.db.insert(deviceCodes).values({ codeHash: sha256Hex(code), entityId: auth.entityId, createdBy: auth.accountId, expiresAt });
+  return { code: shown, expiresAt };
 }
 
 function normaliseCode(code: string): string {
   return code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 }
 
-/** Redeems an add-device code: the account must already be a member of the entity. */
-export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; deviceName: string }): Promise<Enrolment> {
+/**
+ * Redeems a code on another install: an add-device code (the account must already be a member)
+ * or an invitation (for its e-mail; the account is created on first use and becomes a member).
+ */
+export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; name?: string; deviceName: string }): Promise<Enrolment> {
+  const codeHash = sha256Hex(normaliseCode(input.code));
+  const now = serverTime(h);
+  const [invitation] = await h.store.db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.codeHash, codeHash), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)));
+  if (invitation) return acceptInvitation(h, invitation, input);
   const account = await signInExisting(h, input);
   return h.store.db.transaction(async (tx) => {
-    const now = serverTime(h);
     const [used] = await tx
       .update(deviceCodes)
       .set({ usedAt: now })
-      .where(and(eq(deviceCodes.codeHash, sha256Hex(normaliseCode(input.code))), isNull(deviceCodes.usedAt), gt(deviceCodes.expiresAt, now)))
+      .where(and(eq(deviceCodes.codeHash, codeHash), isNull(deviceCodes.usedAt), gt(deviceCodes.expiresAt, now)))
       .returning();
     if (!used) throw new BadRequestError('The code is invalid, expired or already used');
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, used.entityId), eq(members.accountId, account.id)));
     if (!member) throw new ForbiddenError('This account is not a member of the entity the code belongs to');
     const [entity] = await tx.select().from(entities).where(eq(entities.id, used.entityId));
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+  });
+}
+
+async function acceptInvitation(h: HostedContext, invitation: typeof invitations.$inferSelect, input: { email: string; password: string; name?: string; deviceName: string }): Promise<Enrolment> {
+  // The same answer as for an unknown code: an invitation does not confirm which e-mail it is for.
+  if (invitation.email !== input.email) throw new BadRequestError('The code is invalid, expired or already used');
+  const account = await signInOrCreateAccount(h, { email: input.email, password: input.password, name: input.name, accountId: invitation.accountId ?? undefined });
+  return h.store.db.transaction(async (tx) => {
+    const now = serverTime(h);
+    const [taken] = await tx.update(invitations).set({ acceptedAt: now }).where(and(eq(invitations.codeHash, invitation.codeHash), isNull(invitations.acceptedAt))).returning();
+    if (!taken) throw new BadRequestError('The code is invalid, expired or already used');
+    await tx.insert(members).values({ entityId: invitation.entityId, accountId: account.id, role: invitation.role, createdAt: now }).onConflictDoNothing();
+    const [member] = await tx.select().from(members).where(and(eq(members.entityId, invitation.entityId), eq(members.accountId, account.id)));
+    const [entity] = await tx.select().from(entities).where(eq(entities.id, invitation.entityId));
     return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
   });
 }

@@ -2,10 +2,10 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z, type ZodType } from 'zod';
 import { createRateLimiter } from '../http/rate-limit.js';
-import { MAX_BLOB_BYTES, MAX_PUSH_BYTES, joinBody, linkBody, pullQuery, pushBody } from '../sync/protocol.js';
+import { MAX_BLOB_BYTES, MAX_PUSH_BYTES, invitationBody, joinBody, linkBody, pullQuery, pushBody } from '../sync/protocol.js';
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
-import { authenticateDevice, canManage, createDeviceCode, joinWithCode, linkEntity, listDevices, revokeDevice, type DeviceAuth } from './devices.js';
+import { authenticateDevice, canManage, createDeviceCode, createInvitation, joinWithCode, linkEntity, listDevices, revokeDevice, type DeviceAuth } from './devices.js';
 import { pushChanges } from './push.js';
 import { pullChanges } from './pull.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
@@ -81,6 +81,7 @@ export function hostedRouter(h: HostedContext): Router {
       return createDeviceCode(h, device);
     }),
   );
+  router.post('/sync/v1/invitations', json, endpoint(h, { access: 'device', body: invitationBody, status: 201 }, ({ device, body }) => createInvitation(h, device, body)));
   router.get('/sync/v1/devices', endpoint(h, { access: 'device' }, ({ device }) => listDevices(h, device)));
   router.delete('/sync/v1/devices/:deviceId', endpoint(h, { access: 'device', params: deviceParams }, ({ device, params }) => revokeDevice(h, device, params.deviceId)));
 

@@ -124,3 +124,20 @@ export const blobs = pgTable(
   },
   (t) => [primaryKey({ columns: [t.entityId, t.sha256] })],
 );
+
+/**
+ * An invitation of a person to an entity with a role, redeemed on their own install. It carries
+ * the inviting device's id for that person, so their account takes it and ids agree everywhere.
+ */
+export const invitations = pgTable('invitations', {
+  codeHash: text('code_hash').primaryKey(),
+  entityId: uuid('entity_id')
+    .notNull()
+    .references(() => entities.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
+  accountId: uuid('account_id'),
+  createdBy: uuid('created_by').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  acceptedAt: at('accepted_at'),
+});

@@ -63,13 +63,13 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
  * (the hosted account's id) when this install has none for that e-mail, the entity and the
  * membership, then pulls everything. Returns the local user to sign in.
  */
-export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string }) {
+export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string; name?: string }) {
   const hostedUrl = hostedUrlOf(input.hostedUrl);
   const email = input.email.toLowerCase();
   const passwordHash = await hashPassword(input.password);
   let enrolled: Enrolment;
   try {
-    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, deviceName: deviceName() }, schema: enrolment });
+    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, ...(input.name ? { name: input.name } : {}), deviceName: deviceName() }, schema: enrolment });
   } catch (err) {
     fromHosted(err, 'Joining failed');
   }
@@ -82,7 +82,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
       const idTaken = tx.select().from(users).where(eq(users.id, enrolled.accountId)).get();
       if (idTaken && idTaken.email !== email) throw new ConflictError('Another local user has the id of this account');
       const id = existing?.id ?? enrolled.accountId;
-      if (!existing) tx.insert(users).values({ id, email, name: email.split('@')[0], passwordHash, createdAt: now, updatedAt: now }).run();
+      if (!existing) tx.insert(users).values({ id, email, name: input.name ?? email.split('@')[0], passwordHash, createdAt: now, updatedAt: now }).run();
       tx.insert(entities).values({ id: enrolled.entity.id, name: enrolled.entity.name, createdBy: id, createdAt: now, updatedAt: now }).run();
       tx.insert(memberships).values({ entityId: enrolled.entity.id, userId: id, role: enrolled.role, createdAt: now }).run();
       tx.insert(syncLinks)
@@ -112,6 +112,28 @@ export async function createAddDeviceCode(ctx: Context, entityId: string) {
     return await callHosted(link.hostedUrl, 'POST', '/sync/v1/devices/codes', { token: deviceToken(ctx, link), schema: deviceCode });
   } catch (err) {
     fromHosted(err, 'No code');
+  }
+}
+
+/**
+ * Invites a member of this entity (added under Members) to work on their own install: the
+ * hosted instance keeps an invitation for their e-mail and role, and their account takes their
+ * id here, so assignments and authorship agree on every device.
+ */
+export async function inviteMemberToHosted(ctx: Context, entityId: string, userId: string) {
+  const link = linked(ctx, entityId);
+  const member = ctx.db
+    .select({ email: users.email, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.entityId, entityId), eq(memberships.userId, userId)))
+    .get();
+  if (!member) throw new NotFoundError('Member not found');
+  try {
+    const invitation = await callHosted(link.hostedUrl, 'POST', '/sync/v1/invitations', { token: deviceToken(ctx, link), body: { email: member.email, role: member.role, accountId: userId }, schema: deviceCode });
+    return { ...invitation, hostedUrl: link.hostedUrl, email: member.email, role: member.role };
+  } catch (err) {
+    fromHosted(err, 'No invitation');
   }
 }
 

@@ -89,7 +89,9 @@ export const linkBody = z.strictObject({
   deviceName,
 });
 
-export const joinBody = z.strictObject({ code: z.string().trim().min(6).max(64), email, password, deviceName });
+export const joinBody = z.strictObject({ code: z.string().trim().min(6).max(64), email, password, name: z.string().trim().min(1).max(120).optional(), deviceName });
+
+export const invitationBody = z.strictObject({ email, role: roleSchema, accountId: z.uuid('must be a UUID').optional() });
 
 export const enrolment = z.object({
   serverTime: z.string(),

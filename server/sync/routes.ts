@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../http/errors.js';
 import { startSession, publicUser } from '../auth/accounts.js';
 import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
-import { createAddDeviceCode, joinFromHosted, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
+import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
 import { deviceCode, deviceSchema } from './protocol.js';
 
@@ -86,6 +86,22 @@ export const syncRoutes: RouteDef[] = [
     ({ ctx, entityId }) => createAddDeviceCode(ctx, entityId),
   ),
   route(
+    {
+      method: 'post',
+      path: '/api/sync/invitations',
+      summary: 'Invite a member to work on their own install',
+      description:
+        'For a member added under Members: the hosted instance keeps an invitation (7 days, single use) for their e-mail and role. Give them the hosted URL and the code; they choose "Join from another device" on their install. Their account takes their id here, so assignments agree on every device.',
+      tags,
+      access: manage,
+      body: z.strictObject({ entityId: entityIdField, userId: z.uuid('must be a UUID') }),
+      response: z.object({ code: z.string(), expiresAt: z.string(), hostedUrl: z.string(), email: z.string(), role: z.string() }),
+      status: 201,
+      errors: { 409: 'Not linked' },
+    },
+    ({ ctx, entityId, body }) => inviteMemberToHosted(ctx, entityId, body.userId),
+  ),
+  route(
     { method: 'get', path: '/api/sync/devices', summary: 'Devices of the entity on the hosted instance', tags, access: manage, query: z.object({ entityId: entityIdField }), response: z.array(deviceSchema.extend({ current: z.boolean() })) },
     ({ ctx, entityId }) => listHostedDevices(ctx, entityId),
   ),
@@ -99,10 +115,10 @@ export const syncRoutes: RouteDef[] = [
       path: '/api/sync/join',
       summary: 'Join an entity from the hosted instance on this install (add-device code) and sign in',
       description:
-        'Works on a fresh install with no user yet: creates the local user (with the hosted account id) when none has this e-mail, the entity with its role, pulls all its data, and starts a session. 400 for a wrong, expired or used code or wrong credentials, 403 when the account is not a member, 409 when the entity is already here, 502 when the hosted instance cannot be reached.',
+        'The code is an add-device code (`POST /api/sync/devices/code`) or a member invitation (`POST /api/sync/invitations`, for its e-mail; the hosted account is created on first use). Works on a fresh install with no user yet: creates the local user (with the hosted account id) when none has this e-mail, the entity with its role, pulls all its data, and starts a session. 400 for a wrong, expired or used code or wrong credentials, 403 when the account is not a member, 409 when the entity is already here, 502 when the hosted instance cannot be reached.',
       tags,
       access: 'public',
-      body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema }),
+      body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema, name: z.string().trim().min(1).max(120).optional() }),
       response: z.object({ user: userSchema, entity: z.object({ id: z.uuid(), name: z.string() }) }),
       status: 201,
     },

@@ -125,6 +125,41 @@ describe('link and join', () => {
   });
 });
 
+describe('a member on her own machine', () => {
+  it('an invited agent joins from a fresh install with her own account and works the same tickets', async () => {
+    const c = await startTestServer();
+    try {
+      const added = await owner.post(`/api/entities/${owner.entityId}/members`, { email: 'agent@example.com', role: 'member', name: 'Agnes Agent' });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      const agentId = added.body.member.userId as string;
+      const invite = await owner.post('/api/sync/invitations', { userId: agentId });
+      expect(invite.status, JSON.stringify(invite.body)).toBe(201);
+      expect(invite.body).toMatchObject({ hostedUrl: hosted.url, email: 'agent@example.com', role: 'member' });
+
+      const wrongPerson = await c.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: invite.body.code, email: 'someone@example.com', password: 'a long enough password' });
+      expect(wrongPerson.status).toBe(400);
+      const joined = await c.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: invite.body.code, email: 'agent@example.com', password: 'agnes own password', name: 'Agnes Agent' });
+      expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+      expect(joined.body.user.id).toBe(agentId);
+      const agent = makeClient(c.url, { cookie: (joined.headers.get('set-cookie') ?? '').split(';')[0], origin: c.url, 'x-entity-id': owner.entityId });
+      expect((await agent.get('/api/auth/me')).body.entities.find((e: { id: string }) => e.id === owner.entityId).role).toBe('member');
+      expect(await tickets(agent)).toEqual(await tickets(owner));
+
+      const ticket = (await tickets(agent))[0];
+      expect((await agent.patch(`/api/helpdesk/tickets/${ticket.id}`, { assignedTo: agentId, status: 'pending' })).status).toBe(200);
+      await run(agent, owner.entityId);
+      await run(owner, owner.entityId);
+      expect((await owner.get(`/api/helpdesk/tickets/${ticket.id}`)).body).toMatchObject({ assignedTo: agentId, status: 'pending' });
+      // single use
+      expect((await c.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: invite.body.code, email: 'agent@example.com', password: 'agnes own password' })).status).toBe(400);
+      // a member cannot invite
+      expect((await agent.post('/api/sync/invitations', { userId: agentId })).status).toBe(403);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe('bad input', () => {
   let other: SessionClient;
   beforeAll(async () => {
