@@ -116,6 +116,26 @@ const bodyErrorMessages: Record<string, string> = {
   'parameters.too.many': 'Too many parameters',
 };
 
+/**
+ * Failures of infrastructure we call (a chain node through viem, the prover): the request was
+ * fine, the service behind it was not. Matched by name so this module loads none of them.
+ */
+const UPSTREAM_ERRORS: Record<string, [number, string]> = {
+  HttpRequestError: [502, 'The chain node could not be reached'],
+  TimeoutError: [502, 'A service this request needs (chain node, bundler) did not answer in time'],
+  RpcRequestError: [502, 'The chain node refused the request'],
+  WebSocketRequestError: [502, 'The chain node could not be reached'],
+  ProverTimeoutError: [503, 'The prover is busy; try again shortly'],
+};
+
+function upstreamOf(err: unknown): [number, string] | null {
+  for (let e = err as { name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const known = e.name && Object.hasOwn(UPSTREAM_ERRORS, e.name) ? UPSTREAM_ERRORS[e.name] : undefined;
+    if (known) return known;
+  }
+  return null;
+}
+
 /** The one place where failures become HTTP responses. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -140,6 +160,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
         ? 'Request body could not be decoded with its Content-Encoding'
         : ((type && bodyErrorMessages[type]) ?? (expose && message ? clip(message) : `Request refused (${status})`));
       res.status(status).json({ error: text });
+      return;
+    }
+    const upstream = upstreamOf(err);
+    if (upstream) {
+      log.warn({ err, method: req.method, path: req.path }, 'upstream failure');
+      res.status(upstream[0]).json({ error: upstream[1] });
       return;
     }
     log.error({ err, method: req.method, path: req.path }, 'unhandled error');
