@@ -4,6 +4,7 @@ import { areaRoutes } from './routes';
 import { LoginPage } from './pages/auth/LoginPage';
 import { SignupPage } from './pages/auth/SignupPage';
 import { AcceptInvitePage } from './pages/auth/AcceptInvitePage';
+import { JoinDevicePage } from './pages/auth/JoinDevicePage';
 import { ErrorBanner, Spinner } from './ui/components';
 import { TopBar } from './TopBar';
 
@@ -42,6 +43,7 @@ function Gate() {
       <Routes>
         <Route path="/signup" element={<SignupPage />} />
         <Route path="/invite" element={<AcceptInvitePage />} />
+        <Route path="/join" element={<JoinDevicePage />} />
         <Route path="*" element={<LoginPage />} />
       </Routes>
     );

@@ -1,7 +1,7 @@
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorHandler, NotFoundError } from '../http/errors.js';
 import { securityHeaders } from '../http/guards.js';
-import type { HostedContext } from './context.js';
+import { isFatalStoreError, type HostedContext } from './context.js';
 import { hostedRouter } from './routes.js';
 
 /** The hosted instance's Express app: public by design (no loopback host guard), errors as `{error}`. */
@@ -13,6 +13,13 @@ export function createHostedApp(h: HostedContext): Express {
   app.use(securityHeaders());
   app.use(hostedRouter(h));
   app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
+  // Crash-only: a database that failed fatally is not served from; the process ends so a supervisor restarts it.
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!isFatalStoreError(err)) return next(err);
+    h.log.fatal({ err }, 'hosted database failed');
+    if (!res.headersSent) res.status(503).json({ error: 'The hosted database failed; the instance is restarting' });
+    h.onFatal(err);
+  });
   app.use(errorHandler(h.log));
   return app;
 }

@@ -21,6 +21,8 @@ try {
     dataDir: values['data-dir'] ?? env.BUREAU_HOSTED_DATA_DIR ?? path.join(os.homedir(), '.local', 'share', 'bureau-hosted'),
     databaseUrl: env.DATABASE_URL,
     logLevel: values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn',
+    // Crash-only: exit and let the supervisor (systemd, a container runtime) start a fresh process.
+    onFatal: () => setTimeout(() => process.exit(70), 100),
   });
   console.log(`Bureau hosted instance is running at ${hosted.url}  (${hosted.ctx.store.kind})`);
   let stopping = false;

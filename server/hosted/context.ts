@@ -10,6 +10,14 @@ export interface HostedContext {
   log: Logger;
   /** Aborted when the instance closes: long-polls end at once. */
   closing: AbortSignal;
+  /** The database can no longer be used (PGlite aborted, PostgreSQL PANIC): the process should end and be restarted. */
+  onFatal(err: unknown): void;
+}
+
+/** A database failure no retry can fix inside this process. */
+export function isFatalStoreError(err: unknown): boolean {
+  const e = err as { name?: string; severity?: string; message?: string } | null;
+  return !!e && (e.severity === 'PANIC' || (e.name === 'RuntimeError' && /Aborted/.test(e.message ?? '')));
 }
 
 export const serverTime = (h: Pick<HostedContext, 'clock'>) => h.clock.now().toISOString();

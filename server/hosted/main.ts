@@ -16,6 +16,8 @@ export interface HostedOptions {
   logLevel?: string;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /** Called when the database failed beyond repair in this process (default: log only). */
+  onFatal?: (err: unknown) => void;
 }
 
 export interface RunningHosted {
@@ -30,7 +32,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
   const log = pino({ level: opts.logLevel ?? 'warn', redact: { paths: ['*.password', '*.token', '*.deviceToken'], censor: '[redacted]' } }, opts.logDestination ?? pino.destination(1));
   const store = await openHostedStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const closing = new AbortController();
-  const ctx: HostedContext = { store, clock: opts.clock ?? systemClock, ids: { next: () => uuidv7() }, log, closing: closing.signal };
+  const ctx: HostedContext = { store, clock: opts.clock ?? systemClock, ids: { next: () => uuidv7() }, log, closing: closing.signal, onFatal: opts.onFatal ?? (() => undefined) };
   const app = createHostedApp(ctx);
   let server: Server;
   try {

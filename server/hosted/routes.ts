@@ -88,9 +88,10 @@ export function hostedRouter(h: HostedContext): Router {
   router.post('/sync/v1/push', json, endpoint(h, { access: 'device', body: pushBody }, ({ device, body }) => pushChanges(h, device, body.changes)));
   router.get(
     '/sync/v1/pull',
-    endpoint(h, { access: 'device', query: pullQuery }, ({ req, device, query }) => {
+    endpoint(h, { access: 'device', query: pullQuery }, ({ res, device, query }) => {
       const gone = new AbortController();
-      req.socket.once('close', () => gone.abort());
+      // The response, not the (keep-alive) socket: one listener per pull, gone with it.
+      res.once('close', () => gone.abort());
       return pullChanges(h, device, query, gone.signal);
     }),
   );

@@ -15,7 +15,17 @@ export function LoginPage() {
     await session.refresh();
   });
   return (
-    <AuthCard title="Sign in" lead="Welcome back. Your data stays on this device." footer={<>New here? <Link to="/signup">Create an account</Link></>}>
+    <AuthCard
+      title="Sign in"
+      lead="Welcome back. Your data stays on this device."
+      footer={
+        <>
+          New here? <Link to="/signup">Create an account</Link>
+          <br />
+          Using Bureau on another device? <Link to="/join">Join from another device</Link>
+        </>
+      }
+    >
       <form className="form" onSubmit={(e) => (e.preventDefault(), void login.run())}>
         <ErrorBanner error={login.error} />
         <TextInput label="E-mail" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoFocus />

@@ -27,7 +27,17 @@ export function SignupPage() {
     navigate('/');
   });
   return (
-    <AuthCard title="Set up Bureau" lead="Create your account and your first business entity." footer={<>Already have an account? <Link to="/">Sign in</Link></>}>
+    <AuthCard
+      title="Set up Bureau"
+      lead="Create your account and your first business entity."
+      footer={
+        <>
+          Already have an account? <Link to="/">Sign in</Link>
+          <br />
+          Using Bureau on another device? <Link to="/join">Join from another device</Link>
+        </>
+      }
+    >
       <form className="form" onSubmit={(e) => (e.preventDefault(), void signup.run())}>
         <ErrorBanner error={signup.error} />
         <TextInput label="Your name" autoComplete="name" value={form.name} onChange={set('name')} error={fieldErrors.name} required autoFocus />

@@ -1,12 +1,14 @@
 import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { useSession } from '../../session';
 import { PageHeader } from '../../ui/components';
 import { settingsSections } from './sections';
 
 export function SettingsPage() {
-  const sections = [...settingsSections].sort((a, b) => a.order - b.order);
+  const session = useSession();
+  const sections = settingsSections.filter((s) => !s.permission || session.can(s.permission)).sort((a, b) => a.order - b.order);
   return (
     <div>
-      <PageHeader title="Settings" subtitle="Access for people and integrations." />
+      <PageHeader title="Settings" subtitle="Access for people and integrations, and sync with your other devices." />
       <nav className="tabs" aria-label="Settings">
         {sections.map((s) => (
           <NavLink key={s.path} to={`/settings/${s.path}`} className={({ isActive }) => `tab ${isActive ? 'tab-active' : ''}`}>

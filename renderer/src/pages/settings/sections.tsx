@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { MembersSection } from './MembersSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
+import { SyncSection } from '../sync/SyncSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -9,10 +10,13 @@ export interface SettingsSection {
   label: string;
   element: ReactNode;
   order: number;
+  /** Shown only to members with this permission. */
+  permission?: string;
 }
 
 export const settingsSections: SettingsSection[] = [
   { path: 'api-keys', label: 'API keys', element: <ApiKeysSection />, order: 10 },
   { path: 'members', label: 'Members', element: <MembersSection />, order: 20 },
   { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
+  { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
 ];
