@@ -24,11 +24,11 @@ export interface DeviceAuth {
 }
 
 /** Issues a device token for a member of an entity; only its hash is kept. */
-async function enrolDevice(h: HostedContext, tx: HostedTx, input: { entityId: string; entityName: string; accountId: string; role: HostedRole; deviceName: string }): Promise<Enrolment> {
+async function enrolDevice(h: HostedContext, tx: HostedTx, input: { entityId: string; entityName: string; accountId: string; accountName: string; role: HostedRole; deviceName: string }): Promise<Enrolment> {
   const deviceToken = `dt_${randomToken(32)}`;
   const deviceId = h.ids.next();
   await tx.insert(devices).values({ id: deviceId, entityId: input.entityId, accountId: input.accountId, name: input.deviceName, tokenHash: sha256Hex(deviceToken), createdAt: serverTime(h) });
-  return { serverTime: serverTime(h), accountId: input.accountId, deviceId, deviceToken, entity: { id: input.entityId, name: input.entityName }, role: input.role };
+  return { serverTime: serverTime(h), accountId: input.accountId, accountName: input.accountName, deviceId, deviceToken, entity: { id: input.entityId, name: input.entityName }, role: input.role };
 }
 
 /**
@@ -42,13 +42,13 @@ export async function linkEntity(h: HostedContext, input: { email: string; passw
     const inserted = await tx.insert(entities).values({ id: input.entityId, name: input.entityName, createdAt: now }).onConflictDoNothing().returning();
     if (inserted.length > 0) {
       await tx.insert(members).values({ entityId: input.entityId, accountId: account.id, role: 'owner', createdAt: now });
-      return enrolDevice(h, tx, { entityId: input.entityId, entityName: input.entityName, accountId: account.id, role: 'owner', deviceName: input.deviceName });
+      return enrolDevice(h, tx, { entityId: input.entityId, entityName: input.entityName, accountId: account.id, accountName: account.name, role: 'owner', deviceName: input.deviceName });
     }
     const [entity] = await tx.select().from(entities).where(eq(entities.id, input.entityId));
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, input.entityId), eq(members.accountId, account.id)));
     // The same answer whether the entity is someone else's or ours without the right role: ids of others are not confirmed.
     if (!member || !MANAGERS.includes(member.role)) throw new ForbiddenError('This entity is already linked by someone else; ask an owner for an add-device code');
-    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
 }
 
@@ -107,7 +107,7 @@ export async function joinWithCode(h: HostedContext, input: { code: string; emai
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, used.entityId), eq(members.accountId, account.id)));
     if (!member) throw new ForbiddenError('This account is not a member of the entity the code belongs to');
     const [entity] = await tx.select().from(entities).where(eq(entities.id, used.entityId));
-    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
 }
 
@@ -122,7 +122,7 @@ async function acceptInvitation(h: HostedContext, invitation: typeof invitations
     await tx.insert(members).values({ entityId: invitation.entityId, accountId: account.id, role: invitation.role, createdAt: now }).onConflictDoNothing();
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, invitation.entityId), eq(members.accountId, account.id)));
     const [entity] = await tx.select().from(entities).where(eq(entities.id, invitation.entityId));
-    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, role: member.role, deviceName: input.deviceName });
+    return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
 }
 

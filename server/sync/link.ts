@@ -82,7 +82,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
       const idTaken = tx.select().from(users).where(eq(users.id, enrolled.accountId)).get();
       if (idTaken && idTaken.email !== email) throw new ConflictError('Another local user has the id of this account');
       const id = existing?.id ?? enrolled.accountId;
-      if (!existing) tx.insert(users).values({ id, email, name: input.name ?? email.split('@')[0], passwordHash, createdAt: now, updatedAt: now }).run();
+      if (!existing) tx.insert(users).values({ id, email, name: input.name ?? enrolled.accountName, passwordHash, createdAt: now, updatedAt: now }).run();
       tx.insert(entities).values({ id: enrolled.entity.id, name: enrolled.entity.name, createdBy: id, createdAt: now, updatedAt: now }).run();
       tx.insert(memberships).values({ entityId: enrolled.entity.id, userId: id, role: enrolled.role, createdAt: now }).run();
       tx.insert(syncLinks)
@@ -98,6 +98,24 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
   }
   await runCycle(ctx, enrolled.entity.id);
   return { userId, entity: enrolled.entity };
+}
+
+/**
+ * Unlinks the entity on this device: one last cycle, then this device is revoked on the hosted
+ * instance (when reachable) and forgets the link. The data stays here. Changes that could not be
+ * pushed refuse the unlink unless `force` (they would never reach the other devices).
+ */
+export async function unlinkEntity(ctx: Context, entityId: string, force: boolean) {
+  const link = linked(ctx, entityId);
+  await runCycle(ctx, entityId);
+  const waiting = (ctx.sqlite.prepare('SELECT count(*) AS n FROM sync_changes WHERE entity_id = ? AND result IS NULL').get(entityId) as { n: number }).n;
+  if (waiting > 0 && !force) throw new ConflictError(`${waiting} changes have not reached the hosted instance yet; sync first, or unlink with force=true to drop them`, { waiting });
+  await callHosted(link.hostedUrl, 'DELETE', `/sync/v1/devices/${link.deviceId}`, { token: deviceToken(ctx, link) }).catch(() => undefined);
+  ctx.db.transaction((tx) => {
+    tx.delete(syncChanges).where(eq(syncChanges.entityId, entityId)).run();
+    tx.delete(syncLinks).where(eq(syncLinks.entityId, entityId)).run();
+    refreshLinked(ctx);
+  });
 }
 
 function linked(ctx: Context, entityId: string) {

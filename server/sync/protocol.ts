@@ -96,6 +96,7 @@ export const invitationBody = z.strictObject({ email, role: roleSchema, accountI
 export const enrolment = z.object({
   serverTime: z.string(),
   accountId: z.uuid(),
+  accountName: z.string(),
   deviceId: z.uuid(),
   /** `dt_…`: shown once; the hosted instance keeps only its hash. */
   deviceToken: z.string(),

@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../http/errors.js';
 import { startSession, publicUser } from '../auth/accounts.js';
 import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
-import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
+import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
 import { deviceCode, deviceSchema } from './protocol.js';
 
@@ -59,6 +59,20 @@ export const syncRoutes: RouteDef[] = [
       await linkEntityToHosted(ctx, sessionOnly(auth), { ...body, entityId });
       return syncStatus(ctx, entityId);
     },
+  ),
+  route(
+    {
+      method: 'delete',
+      path: '/api/sync/link',
+      summary: 'Unlink the entity on this device',
+      description:
+        'Runs one last sync cycle, revokes this device on the hosted instance (when reachable) and forgets the link; the data stays on this device and on the hosted instance. 409 while local changes have not reached the hosted instance, unless `force=true` (they are then dropped).',
+      tags,
+      access: manage,
+      query: z.object({ entityId: entityIdField, force: z.enum(['true', 'false']).optional() }),
+      errors: { 409: 'Not linked, or changes still waiting' },
+    },
+    ({ ctx, entityId, query }) => unlinkEntity(ctx, entityId, query.force === 'true'),
   ),
   route(
     { method: 'get', path: '/api/sync/status', summary: 'Sync state of the entity', tags, access: view, query: z.object({ entityId: entityIdField }), response: statusSchema },

@@ -122,6 +122,12 @@ describe('link and join', () => {
     expect((await owner.delete(`/api/sync/devices/${other.id}`)).status).toBe(204);
     const status = await run(onB, owner.entityId);
     expect(status.body.state).toBe('revoked');
+    // The revoked device can unlink (its waiting changes can never be pushed: force), and keeps its data.
+    await onB.post('/api/helpdesk/tickets', { subject: 'written after the revoke' });
+    expect((await onB.delete('/api/sync/link')).status).toBe(409);
+    expect((await onB.request('DELETE', '/api/sync/link?force=true')).status).toBe(204);
+    expect((await onB.get('/api/sync/status')).body).toEqual({ linked: false, state: 'unlinked' });
+    expect(JSON.stringify(await tickets(onB))).toContain('written after the revoke');
   });
 });
 
