@@ -247,6 +247,25 @@ describe('shielded transfers on the devnet', () => {
   });
 });
 
+describe('a new account', () => {
+  it('two first operations at once: one deploys the account, the other waits for it, both land', async () => {
+    const c = await server.signup({ entityName: 'Gamma' });
+    const init = await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const accountC = init.body.accounts.find((x: { chain: string }) => x.chain === 'local').address as Address;
+    await fund(accountC, '1');
+    expect(await devnet.publicClient.getCode({ address: accountC })).toBeUndefined();
+    const [first, second] = await Promise.all([
+      c.post('/api/privacy/shield', { entityId: c.entityId, amount: '7000', chain: 'local' }),
+      c.post('/api/privacy/shield', { entityId: c.entityId, amount: '5000', chain: 'local' }),
+    ]);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    await until('both shields confirmed', server, async () => (await history(c)).filter((h) => h.kind === 'shielded' && h.status === 'confirmed').length === 2);
+    expect(await balanceOf(c, 'local', '0x0000000000000000000000000000000000000000')).toBe(12000n);
+    expect(await devnet.publicClient.getCode({ address: accountC })).toMatch(/^0x[0-9a-f]+$/);
+  }, 120_000);
+});
+
 describe('relay of a forged bundle', () => {
   it('is refused by the bundler simulation with the pool error as reason, spending no gas', async () => {
     const root = await devnet.publicClient.readContract({ address: devnet.config.pool as Address, abi: shieldedPoolAbi, functionName: 'getLastRoot' });
