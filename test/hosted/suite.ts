@@ -182,6 +182,17 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         expect(empty.body).toEqual(expect.objectContaining({ changes: [], cursor: res.body.cursor, hasMore: false }));
       });
 
+      it('takes a full batch of 500 changes, twice over the same rows', async () => {
+        // PGlite aborted (WebAssembly stack) on statements with thousands of parameters: a full batch must work.
+        const { device } = await link(base);
+        const columns = (i: number) => ({ subject: `Ticket ${i}`, status: 'new', priority: 'normal', contact_email: `c${i}@example.com`, search_text: `ticket ${i}` });
+        const first = await device.push(Array.from({ length: 500 }, (_, i) => device.change('helpdesk_tickets', `t${i}`, columns(i))));
+        expect(first.status).toBe(200);
+        const second = await device.push(Array.from({ length: 500 }, (_, i) => device.change('helpdesk_tickets', `t${i}`, { status: 'open' })));
+        expect(second.body.results.every((r: { status: string }) => r.status === 'accepted')).toBe(true);
+        expect((await device.pullAll()).changes).toHaveLength(1000);
+      });
+
       it('pages the log with limit and cursor', async () => {
         const { device } = await link(base);
         await device.push(Array.from({ length: 25 }, (_, i) => device.change('folders', `f${i}`, { name: `F${i}` })));
