@@ -1,9 +1,7 @@
 // Real processes: two device servers and a hosted instance, each its own process group. Both
 // devices write while the hosted instance and then one device are killed with SIGKILL and
 // restarted; afterwards both devices converge with every acknowledged write exactly once.
-// The hosted instance runs on PostgreSQL here: PGlite runs with fsync off and its WebAssembly
-// build does not survive a SIGKILL reliably (seen here: PANIC "ERRORDATA_STACK_SIZE exceeded"
-// at COMMIT after the restart), so a crash-safe hosted deployment uses PostgreSQL.
+// The hosted instance runs once on PGlite (its data dir) and once on a real PostgreSQL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -40,10 +38,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The hosted instance as its own process group, on a fixed port (devices keep its URL). */
-async function startHostedProcess(port: number, databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', String(port), '--data-dir', path.join(tmp, 'hosted'), '--log-level', 'error'], {
+async function startHostedProcess(port: number, databaseUrl: string | undefined, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', String(port), '--data-dir', dataDir, '--log-level', 'error'], {
     cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     detached: true,
   });
   hostedGroups.add(child.pid!);
@@ -79,14 +77,18 @@ async function ticketsOf(c: Client): Promise<{ id: string; subject: string; prio
   return (res.body as { id: string; subject: string; priority: string }[]).map(({ id, subject, priority }) => ({ id, subject, priority })).sort((x, y) => x.id.localeCompare(y.id));
 }
 
-describe('devices and a hosted instance (PostgreSQL) as real processes', () => {
+describe.each(['PGlite', 'PostgreSQL'])('devices and a hosted instance (%s) as real processes', (store) => {
   it('converge after kill -9 of the hosted instance and of a device mid-sync, nothing lost or duplicated', async () => {
-    pg = await startPostgres();
-    const databaseUrl = await pg.createDatabase('sync_real');
+    const root = path.join(tmp, store);
+    let databaseUrl: string | undefined;
+    if (store === 'PostgreSQL') {
+      pg = await startPostgres();
+      databaseUrl = await pg.createDatabase('sync_real');
+    }
     const hostedPort = await freePort();
-    let hosted = await startHostedProcess(hostedPort, databaseUrl);
-    const a = await startServerProcess(path.join(tmp, 'a'));
-    let b: ServerProcess = await startServerProcess(path.join(tmp, 'b'));
+    let hosted = await startHostedProcess(hostedPort, databaseUrl, path.join(root, 'hosted'));
+    const a = await startServerProcess(path.join(root, 'a'));
+    let b: ServerProcess = await startServerProcess(path.join(root, 'b'));
     try {
       const signup = await makeClient(a.url).post('/api/auth/signup', { email: 'owner@example.com', password: 'correct horse battery staple', name: 'Owner', entityName: 'Acme' });
       const entityId = signup.body.entity.id as string;
@@ -117,10 +119,10 @@ describe('devices and a hosted instance (PostgreSQL) as real processes', () => {
       await new Promise((r) => setTimeout(r, 1500));
       await killHosted(hosted.child); // mid-sync: the devices' loops are pushing and pulling
       await new Promise((r) => setTimeout(r, 1000));
-      hosted = await startHostedProcess(hostedPort, databaseUrl);
+      hosted = await startHostedProcess(hostedPort, databaseUrl, path.join(root, 'hosted'));
       await new Promise((r) => setTimeout(r, 1000));
       await killServerProcess(b); // a device, mid-sync
-      b = await startServerProcess(path.join(tmp, 'b'));
+      b = await startServerProcess(path.join(root, 'b'));
       onB = clientFor(b.url, cookieB, entityId);
       await new Promise((r) => setTimeout(r, 1500));
       writing = false;
