@@ -110,12 +110,13 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
 
   return {
     /** Call inside a transaction, with capture off. */
-    apply(entityId: string, ownDeviceId: string, changes: LoggedChange[]): ApplyOutcome {
+    apply(entityId: string, changes: LoggedChange[]): ApplyOutcome {
       const outcome: ApplyOutcome = { applied: 0, skipped: [] };
       const touched = new Set<string>();
       const changeOf = new Map<string, string>();
       for (const change of changes) {
-        if (change.deviceId === ownDeviceId) continue; // made here: already in the tables
+        // This device's own changes come back too: their stamps equal the local ones, so they change
+        // nothing — unless the local value was given up (a discarded rejection), which they restore.
         const skipped = applyOne(entityId, change);
         if (skipped) outcome.skipped.push({ id: change.id, reason: skipped });
         else outcome.applied += 1;

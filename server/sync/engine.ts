@@ -179,7 +179,7 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
     const outcome = ctx.db.transaction((tx) => {
       const applied = engine.capture.withoutCapture(() => {
         ctx.sqlite.pragma('defer_foreign_keys = ON');
-        return engine.applier.apply(link.entityId, link.deviceId, page.changes);
+        return engine.applier.apply(link.entityId, page.changes);
       });
       tx.update(syncLinks).set({ cursor: page.cursor }).where(eq(syncLinks.entityId, link.entityId)).run();
       return applied;

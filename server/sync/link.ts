@@ -1,6 +1,6 @@
 // Linking an entity to a hosted instance, joining one from another device, and the devices.
 import os from 'node:os';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { entities, memberships, users } from '../auth/tables.js';
@@ -8,7 +8,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
 import { deviceCode, deviceSchema, enrolment, type Enrolment } from './protocol.js';
-import { syncChanges, syncLinks } from './tables.js';
+import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
 import { z } from 'zod';
 
@@ -116,6 +116,27 @@ export async function unlinkEntity(ctx: Context, entityId: string, force: boolea
     tx.delete(syncLinks).where(eq(syncLinks.entityId, entityId)).run();
     refreshLinked(ctx);
   });
+}
+
+/**
+ * A change the hosted instance refused: `retry` queues it again (in its original place, before
+ * later changes); `discard` gives it up — its columns take the hosted instance's values again
+ * (their local stamps are forgotten and the log is replayed on the next cycle).
+ */
+export function settleRejectedChange(ctx: Context, entityId: string, changeId: string, action: 'retry' | 'discard') {
+  linked(ctx, entityId);
+  const where = and(eq(syncChanges.entityId, entityId), eq(syncChanges.changeId, changeId), eq(syncChanges.result, 'rejected'));
+  const found = ctx.db.select({ n: syncChanges.localSeq }).from(syncChanges).where(where).get();
+  if (!found) throw new NotFoundError('Rejected change not found');
+  if (action === 'discard') {
+    ctx.db.transaction((tx) => {
+      const change = tx.select().from(syncChanges).where(where).get()!;
+      const columns = Object.keys(JSON.parse(change.columns) as Record<string, unknown>);
+      tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId), inArray(syncStamps.column, columns))).run();
+      tx.delete(syncChanges).where(where).run();
+      tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
+    });
+  } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
 }
 
 function linked(ctx: Context, entityId: string) {

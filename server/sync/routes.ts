@@ -5,7 +5,7 @@ import { UnauthorizedError } from '../http/errors.js';
 import { startSession, publicUser } from '../auth/accounts.js';
 import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
-import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
+import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, settleRejectedChange, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
 import { deviceCode, deviceSchema } from './protocol.js';
 
@@ -73,6 +73,31 @@ export const syncRoutes: RouteDef[] = [
       errors: { 409: 'Not linked, or changes still waiting' },
     },
     ({ ctx, entityId, query }) => unlinkEntity(ctx, entityId, query.force === 'true'),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/rejected/{changeId}/retry',
+      summary: 'Queue a rejected change again',
+      description: 'It is pushed again in its original place, before later changes (useful once what made the hosted instance refuse it has changed).',
+      tags,
+      access: manage,
+      params: z.object({ changeId: z.uuid('must be a UUID') }),
+      body: z.strictObject({ entityId: entityIdField }),
+    },
+    ({ ctx, entityId, params }) => settleRejectedChange(ctx, entityId, params.changeId, 'retry'),
+  ),
+  route(
+    {
+      method: 'delete',
+      path: '/api/sync/rejected/{changeId}',
+      summary: 'Discard a rejected change',
+      description: 'This device keeps its value; the other devices never receive it.',
+      tags,
+      access: manage,
+      params: z.object({ changeId: z.uuid('must be a UUID') }),
+    },
+    ({ ctx, entityId, params }) => settleRejectedChange(ctx, entityId, params.changeId, 'discard'),
   ),
   route(
     { method: 'get', path: '/api/sync/status', summary: 'Sync state of the entity', tags, access: view, query: z.object({ entityId: entityIdField }), response: statusSchema },

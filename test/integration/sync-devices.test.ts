@@ -114,6 +114,32 @@ describe('link and join', () => {
     expect(b.ctx.sqlite.prepare('select count(*) as n from outbox').get()).toEqual(before);
   });
 
+  it('a rejected change can be retried (pushed in its place) or discarded (the hosted value returns)', async () => {
+    const reject = (changeId: string) => a.ctx.sqlite.prepare("update sync_changes set result = 'rejected', reason = 'refused for the test', answered_at = '2026-01-01T00:00:00.000Z' where change_id = ?").run(changeId);
+    const queued = () => a.ctx.sqlite.prepare('select change_id as id from sync_changes where entity_id = ? and result is null').all(owner.entityId) as { id: string }[];
+    await owner.patch(`/api/helpdesk/tickets/${ticketId}`, { subject: 'Retried subject' });
+    const [retried] = queued();
+    reject(retried.id);
+    let status = (await run(owner, owner.entityId)).body;
+    expect(status.rejected).toEqual([expect.objectContaining({ changeId: retried.id, table: 'helpdesk_tickets', rowId: ticketId, reason: 'refused for the test' })]);
+    expect((await owner.post(`/api/sync/rejected/${retried.id}/retry`, {})).status).toBe(204);
+    status = (await run(owner, owner.entityId)).body;
+    expect(status).toMatchObject({ state: 'synced', waiting: 0, rejected: [] });
+    await run(onB, owner.entityId);
+    expect((await onB.get(`/api/helpdesk/tickets/${ticketId}`)).body.subject).toBe('Retried subject');
+
+    await owner.patch(`/api/helpdesk/tickets/${ticketId}`, { subject: 'Kept on A only' });
+    const [discarded] = queued();
+    reject(discarded.id);
+    expect((await owner.delete(`/api/sync/rejected/${discarded.id}`)).status).toBe(204);
+    expect((await owner.delete(`/api/sync/rejected/${discarded.id}`)).status).toBe(404);
+    await run(owner, owner.entityId);
+    await run(onB, owner.entityId);
+    expect((await onB.get(`/api/helpdesk/tickets/${ticketId}`)).body.subject).toBe('Retried subject');
+    expect((await owner.get(`/api/helpdesk/tickets/${ticketId}`)).body.subject).toBe('Retried subject');
+    expect(await tickets(owner)).toEqual(await tickets(onB));
+  });
+
   it('lists devices and revokes one; the revoked device says so', async () => {
     const devices = await owner.get('/api/sync/devices');
     expect(devices.status).toBe(200);
