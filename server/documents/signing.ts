@@ -7,6 +7,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js
 import { appendAudit, type AuditActor } from './audit.js';
 import { findDocument } from './documents.js';
 import { fieldsOf, presentField } from './fields.js';
+import { pngProblem } from './png.js';
 import { finalizeRequest } from './finalize.js';
 import { queueOwnerMail } from './notify.js';
 import { findRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
@@ -15,7 +16,6 @@ import { expireRequest, inviteSignersWhoseTurn } from './transitions.js';
 import { signatureFields, signatureRequests, signers } from './tables.js';
 
 const MAX_SIGNATURE_PNG = 300 * 1024;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 interface ClientInfo {
   ip: string | null;
@@ -125,7 +125,8 @@ function resolveValue(f: FieldRow, given: string | boolean | undefined, s: Signe
         if (!m) return fail(f, 'must be a PNG data URL or typed text');
         const png = Buffer.from(m[1], 'base64');
         if (png.length > MAX_SIGNATURE_PNG) return fail(f, 'image is too large');
-        if (!png.subarray(0, 8).equals(PNG_MAGIC)) return fail(f, 'is not a PNG image');
+        const problem = pngProblem(png);
+        if (problem) return fail(f, problem);
         return v;
       }
       if (v.length > 100) return fail(f, 'typed text must be at most 100 characters');

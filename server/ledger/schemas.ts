@@ -3,6 +3,27 @@ import { ACCOUNT_TYPES, POSTING_STATUSES } from './tables.js';
 import { isCurrency } from './money.js';
 
 const jsonObject = z.record(z.string(), z.unknown());
+
+/** Deepest nesting of objects and arrays in a JSON value, counted without recursion; stops past `limit`. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) break;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Free-form JSON from clients, nested at most 64 levels: the idempotency hash and the stored
+ * copy serialise it recursively, and thousands of levels overflow the stack (a 500).
+ */
+const MAX_JSON_DEPTH = 64;
+const jsonObjectInput = jsonObject.refine((v) => nestingDepth(v, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH, `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
 const decimalString = z.string().meta({ description: 'Decimal string in major units of the currency', example: '1200.00' });
 
 export const postingStatusSchema = z.enum(POSTING_STATUSES).meta({
@@ -15,7 +36,7 @@ export const postingStatusSchema = z.enum(POSTING_STATUSES).meta({
 
 export const postEventInput = z.object({
   type: z.string().min(1).max(80).meta({ description: 'An event type from GET /api/ledger/event-types; unknown types are refused with 400', example: 'invoice_created' }),
-  payload: jsonObject.default({}).meta({ description: "The business data, validated against the type's payload schema (version `schemaVersion`)" }),
+  payload: jsonObjectInput.default({}).meta({ description: "The business data, validated against the type's payload schema (version `schemaVersion`)" }),
   timestamp: z.iso
     .datetime({ offset: true })
     .optional()
@@ -33,7 +54,7 @@ export const postEventInput = z.object({
         "Unique per entity. Repeating a request with the same key and the same input returns the original event (200, header `Idempotent-Replayed: true`) and posts nothing; the same key with different input is refused with 409.",
     }),
   schemaVersion: z.string().min(1).max(20).optional().meta({ description: "Payload schema version. Default: the type's current version. An unsupported version makes the event `failed`." }),
-  metadata: jsonObject.optional().meta({ description: 'Free-form data kept with the event; not used for posting' }),
+  metadata: jsonObjectInput.optional().meta({ description: 'Free-form data kept with the event; not used for posting' }),
 });
 export type PostEventInput = z.input<typeof postEventInput>;
 
