@@ -17,7 +17,8 @@ export const MAX_BLOB_BYTES = 26 * 1024 * 1024;
 const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 const rowId = z.string().min(1).max(200);
 const stamp = z.string().refine(isStamp, 'must be an HLC stamp');
-const json = z.json();
+/** A column value as SQLite holds it: captured rows never nest (a JSON column travels as its text). */
+const value = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /**
  * One captured change of one row.
@@ -30,8 +31,8 @@ export const changeSchema = z.strictObject({
   table: identifier,
   rowId,
   op: z.enum(['upsert', 'fact', 'transition']),
-  columns: z.record(identifier, json).refine((c) => Object.keys(c).length <= 200, 'at most 200 columns'),
-  expect: z.record(identifier, json).optional(),
+  columns: z.record(identifier, value).refine((c) => Object.keys(c).length <= 200, 'at most 200 columns'),
+  expect: z.record(identifier, value).optional(),
   hlc: stamp,
   schemaVersion: z.int().min(1),
 });

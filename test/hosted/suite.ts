@@ -217,6 +217,9 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
           expect(res.status).toBe(400);
           expect(res.body.error).toEqual(expect.any(String));
         }
+        // Column values are scalars as SQLite holds them: a deeply nested value is refused, not a stack overflow.
+        const deep = JSON.stringify({ changes: [{ ...device.change('folders', 'f', {}), columns: { name: '__DEEP__' } }] }).replace('"__DEEP__"', `${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+        expect((await call(base, 'POST', '/sync/v1/push', { token: device.token, body: deep })).status).toBe(400);
         const ahead = { ...device.change('folders', 'f', { name: 'from the future' }), hlc: formatStamp({ wallMs: Date.now() + 11 * 60_000, counter: 0, node: 'futuredevice' }) };
         const skew = await device.push([ahead]);
         expect(skew.status).toBe(409);
