@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServer } from './main.js';
+import { stopOnExit } from './stop-on-exit.js';
 
 /** `npm run server -- --port 4680 --data-dir ./data` — the headless Bureau server. */
 const { values } = parseArgs({
@@ -35,23 +36,7 @@ try {
     rendererDir: env.BUREAU_RENDERER_DIR ?? path.join(repoRoot, 'out', 'renderer'),
   });
   console.log(`Bureau is running at ${server.url}  (data: ${server.ctx.config.dataDir})`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // Closing waits for in-flight work; a stuck close must not keep a stopped app alive.
-    setTimeout(() => process.exit(1), 10_000).unref();
-    void server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGHUP', stop);
-  // Stop when whoever started us is gone: the launcher's IPC channel closes (npm start), or we
-  // are orphaned (`npm run server` runs us under `sh -c`, which dies of a SIGTERM to npm without
-  // passing it on).
-  if (process.send) process.once('disconnect', stop);
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && stop(), 250).unref();
+  stopOnExit(() => server.close());
 } catch (err) {
   console.error(`Bureau failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { route, type RouteDef } from '../http/route.js';
-import { limiterFor, type RateLimitRule } from '../http/rate-limit.js';
+import { limiterFor, withLimit, type RateLimitRule } from '../http/rate-limit.js';
 import { signBody, signingViewSchema, tokenParams } from './request-schemas.js';
 import { signerDocument, submitSigning, UnknownSigningLinkError, viewAsSigner } from './signing.js';
 import { sendPdf } from './send-pdf.js';
@@ -21,17 +21,8 @@ const note =
 const limited = { 429: 'Too many unknown signing links from this IP (Retry-After header)' };
 
 /** Runs a signing-link use case unless this IP is throttled; counts the miss if the link is unknown. */
-async function withLinkThrottle<T>(ctx: Context, ip: string, use: () => T | Promise<T>): Promise<T> {
-  const place = limiterFor(ctx, UNKNOWN_LINK_RATE).reserve(ip);
-  let unknown = false;
-  try {
-    return await use();
-  } catch (err) {
-    unknown = err instanceof UnknownSigningLinkError;
-    throw err;
-  } finally {
-    place.settle(unknown);
-  }
+function withLinkThrottle<T>(ctx: Context, ip: string, use: () => T | Promise<T>): Promise<T> {
+  return withLimit(limiterFor(ctx, UNKNOWN_LINK_RATE), ip, (err) => err instanceof UnknownSigningLinkError, use);
 }
 
 export const signingRoutes: RouteDef[] = [

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startHosted } from './main.js';
+import { stopOnExit } from '../stop-on-exit.js';
 
 /** `npm run hosted -- --port 4690 --data-dir ./hosted` — the hosted instance (PGlite, or PostgreSQL with DATABASE_URL). */
 const { values } = parseArgs({
@@ -25,17 +26,7 @@ try {
     onFatal: () => setTimeout(() => process.exit(70), 100),
   });
   console.log(`Bureau hosted instance is running at ${hosted.url}  (${hosted.ctx.store.kind})`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    setTimeout(() => process.exit(1), 10_000).unref();
-    void hosted.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && stop(), 250).unref();
+  stopOnExit(() => hosted.close());
 } catch (err) {
   console.error(`Bureau hosted instance failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

@@ -1,7 +1,7 @@
 // The hosted instance's HTTP surface: `/sync/v1` for devices, `/api/health` for operators.
 import express, { type Request, type Response, type Router } from 'express';
 import { z, type ZodType } from 'zod';
-import { createRateLimiter } from '../http/rate-limit.js';
+import { createRateLimiter, withLimit } from '../http/rate-limit.js';
 import { MAX_BLOB_BYTES, MAX_PUSH_BYTES, invitationBody, joinBody, linkBody, pullQuery, pushBody } from '../sync/protocol.js';
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
@@ -55,18 +55,7 @@ export function hostedRouter(h: HostedContext): Router {
   const router = express.Router();
   const signIns = createRateLimiter(h.clock, SIGN_IN_RATE);
   /** Runs a sign-in use case, counting it against the IP only when the credentials were wrong. */
-  const throttled = async <T>(req: Request, use: () => Promise<T>): Promise<T> => {
-    const place = signIns.reserve(req.ip ?? '');
-    let failed = false;
-    try {
-      return await use();
-    } catch (err) {
-      failed = err instanceof UnauthorizedError;
-      throw err;
-    } finally {
-      place.settle(failed);
-    }
-  };
+  const throttled = <T>(req: Request, use: () => Promise<T>): Promise<T> => withLimit(signIns, req.ip ?? '', (err) => err instanceof UnauthorizedError, use);
   const json = express.json({ limit: MAX_PUSH_BYTES });
 
   router.get('/api/health', (_req, res) => void res.json({ status: 'ok', version: VERSION, role: 'hosted' }));

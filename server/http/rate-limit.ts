@@ -76,6 +76,24 @@ export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule):
   return limiter;
 }
 
+/**
+ * Runs `use` holding a place under `key`: refused at once when over the limit; afterwards the
+ * place counts only if `counts(err)` says the failure was one the limit is about (a wrong
+ * password, an unknown link), and is given back otherwise.
+ */
+export async function withLimit<T>(limiter: RateLimiter, key: string, counts: (err: unknown) => boolean, use: () => T | Promise<T>): Promise<T> {
+  const place = limiter.reserve(key);
+  let counted = false;
+  try {
+    return await use();
+  } catch (err) {
+    counted = counts(err);
+    throw err;
+  } finally {
+    place.settle(counted);
+  }
+}
+
 const limiters = new WeakMap<Context, Map<RateLimitRule, RateLimiter>>();
 
 /** The server's limiter for `rule` (one per server, so tests' servers never share counts). */

@@ -1,43 +1,27 @@
 // Two hosted processes on one real PostgreSQL serve the same entity consistently: concurrent
 // pushes through both get one gap-free seq order, and a reader following the cursor through
 // the other process sees every change exactly once, in that order, never skipping a late commit.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { Device, link } from './client.js';
+import { startHostedProcess } from '../helpers/hosted-process.js';
 
 let pg: TestPostgres;
 const processes: ChildProcess[] = [];
 const bases: string[] = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-hosted-mp-'));
 
-function startHostedProcess(databaseUrl: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', '0', '--data-dir', tmp], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    detached: true,
-  });
-  processes.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`hosted exited with ${code}: ${out}`)));
-  });
-}
-
 beforeAll(async () => {
   pg = await startPostgres();
   const url = await pg.createDatabase('multi_process');
   // Both start at once: migrations must not race.
-  bases.push(...(await Promise.all([startHostedProcess(url), startHostedProcess(url)])));
+  const started = await Promise.all([0, 1].map((i) => startHostedProcess({ dataDir: path.join(tmp, `hosted-${i}`), databaseUrl: url })));
+  processes.push(...started.map((p) => p.child));
+  bases.push(...started.map((p) => p.url));
 }, 120_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeClient, startTestServer } from '../helpers/server.js';
+import { groupMembers } from '../soak/server-process.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-cli-'));
 /** Every process we start leads its own group, and the whole group is stopped at the end: `npm run` starts more than one process. */
@@ -90,13 +91,9 @@ function readyUrl(child: ReturnType<typeof spawn>): Promise<string> {
   });
 }
 
+/** Running members only: an orphaned process whose exit nobody reaped yet (a zombie) holds nothing. */
 function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return groupMembers(pgid).length > 0;
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {

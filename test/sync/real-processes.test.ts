@@ -2,7 +2,6 @@
 // devices write while the hosted instance and then one device are killed with SIGKILL and
 // restarted; afterwards both devices converge with every acknowledged write exactly once.
 // The hosted instance runs once on PGlite (its data dir) and once on a real PostgreSQL.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeClient, type Client } from '../helpers/server.js';
 import { killServerProcess, startServerProcess, type ServerProcess } from '../soak/server-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { killHostedProcess, startHostedProcess, type HostedProcess } from '../helpers/hosted-process.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-real-'));
 const hostedGroups = new Set<number>();
@@ -37,36 +37,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The hosted instance as its own process group, on a fixed port (devices keep its URL). */
-async function startHostedProcess(port: number, databaseUrl: string | undefined, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', String(port), '--data-dir', dataDir, '--log-level', 'error'], {
-    cwd: process.cwd(),
-    env: { ...process.env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
-    detached: true,
-  });
-  hostedGroups.add(child.pid!);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`hosted exited with ${code}: ${out}`)));
-  });
-  const log = fs.createWriteStream(path.join(tmp, `hosted-${child.pid}.log`));
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  return { child, url };
-}
-
-async function killHosted(child: ChildProcess) {
-  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-  process.kill(-child.pid!, 'SIGKILL');
-  await exited;
-}
-
 function clientFor(url: string, cookie: string, entityId: string): Client {
   return makeClient(url, { cookie, origin: url, 'x-entity-id': entityId });
 }
@@ -86,7 +56,8 @@ describe.each(['PGlite', 'PostgreSQL'])('devices and a hosted instance (%s) as r
       databaseUrl = await pg.createDatabase('sync_real');
     }
     const hostedPort = await freePort();
-    let hosted = await startHostedProcess(hostedPort, databaseUrl, path.join(root, 'hosted'));
+    let hosted: HostedProcess = await startHostedProcess({ port: hostedPort, databaseUrl, dataDir: path.join(root, 'hosted') });
+    hostedGroups.add(hosted.child.pid!);
     const a = await startServerProcess(path.join(root, 'a'));
     let b: ServerProcess = await startServerProcess(path.join(root, 'b'));
     try {
@@ -117,9 +88,10 @@ describe.each(['PGlite', 'PostgreSQL'])('devices and a hosted instance (%s) as r
       const writers = [writer('from A', () => onA), writer('from B', () => onB)];
 
       await new Promise((r) => setTimeout(r, 1500));
-      await killHosted(hosted.child); // mid-sync: the devices' loops are pushing and pulling
+      await killHostedProcess(hosted.child); // mid-sync: the devices' loops are pushing and pulling
       await new Promise((r) => setTimeout(r, 1000));
-      hosted = await startHostedProcess(hostedPort, databaseUrl, path.join(root, 'hosted'));
+      hosted = await startHostedProcess({ port: hostedPort, databaseUrl, dataDir: path.join(root, 'hosted') });
+      hostedGroups.add(hosted.child.pid!);
       await new Promise((r) => setTimeout(r, 1000));
       await killServerProcess(b); // a device, mid-sync
       b = await startServerProcess(path.join(root, 'b'));
@@ -135,7 +107,7 @@ describe.each(['PGlite', 'PostgreSQL'])('devices and a hosted instance (%s) as r
         const [ta, tb] = [await ticketsOf(onA), await ticketsOf(onB)];
         if (sa.body.state === 'synced' && sb.body.state === 'synced' && sa.body.waiting === 0 && sb.body.waiting === 0 && JSON.stringify(ta) === JSON.stringify(tb)) break;
         if (Date.now() > deadline) {
-          for (const f of fs.readdirSync(tmp).filter((n) => n.startsWith('hosted-'))) console.log(f, fs.readFileSync(path.join(tmp, f), 'utf8').slice(-3000));
+          console.log(fs.readFileSync(hosted.logFile, 'utf8').slice(-3000));
         }
         if (Date.now() > deadline) throw new Error(`no convergence: A ${JSON.stringify(sa.body)} B ${JSON.stringify(sb.body)} (${ta.length} vs ${tb.length} tickets)`);
         await new Promise((r) => setTimeout(r, 500));
@@ -150,7 +122,7 @@ describe.each(['PGlite', 'PostgreSQL'])('devices and a hosted instance (%s) as r
     } finally {
       await killServerProcess(a).catch(() => undefined);
       await killServerProcess(b).catch(() => undefined);
-      await killHosted(hosted.child).catch(() => undefined);
+      await killHostedProcess(hosted.child).catch(() => undefined);
     }
   }, 180_000);
 });
