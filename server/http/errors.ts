@@ -126,6 +126,7 @@ const UPSTREAM_ERRORS: Record<string, [number, string]> = {
   RpcRequestError: [502, 'The chain node refused the request'],
   WebSocketRequestError: [502, 'The chain node could not be reached'],
   ProverTimeoutError: [503, 'The prover is busy; try again shortly'],
+  ProverWorkerError: [503, 'The prover stopped unexpectedly; try again'],
 };
 
 function upstreamOf(err: unknown): [number, string] | null {

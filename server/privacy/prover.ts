@@ -7,6 +7,14 @@ import { defaultCircuitArtifacts, type CircuitArtifacts } from './artifacts.js';
 import type { CircuitInput } from './circuit-inputs.js';
 import type { Groth16Proof } from './proof.js';
 
+/** The prover thread failed or stopped under a proof (not the input's fault: a retry may work). */
+export class ProverWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProverWorkerError';
+  }
+}
+
 export class ProverTimeoutError extends Error {
   constructor() {
     super('Prover timeout');
@@ -88,11 +96,11 @@ export class JoinSplitProver {
       };
       const onError = (err: Error) => {
         cleanup();
-        reject(new Error(`Prover worker failed to start: ${err.message}`));
+        reject(new ProverWorkerError(`Prover worker failed to start: ${err.message}`));
       };
       const onExit = (code: number) => {
         cleanup();
-        reject(new Error(`Prover worker exited during start (code ${code})`));
+        reject(new ProverWorkerError(`Prover worker exited during start (code ${code})`));
       };
       const cleanup = () => {
         worker.off('message', onMessage);
@@ -126,7 +134,8 @@ export class JoinSplitProver {
     });
     try {
       await Promise.race([this.startWorker(), timeout]);
-      const worker = this.worker!;
+      const worker = this.worker;
+      if (!worker) throw new ProverWorkerError('Prover worker was closed');
       const id = this.nextId++;
       const result = new Promise<ProofResult>((resolve, reject) => {
         const onMessage = (msg: WorkerReply) => {
@@ -137,11 +146,11 @@ export class JoinSplitProver {
         };
         const onError = (err: Error) => {
           cleanup();
-          reject(new Error(`Prover worker failed: ${err.message}`));
+          reject(new ProverWorkerError(`Prover worker failed: ${err.message}`));
         };
         const onExit = () => {
           cleanup();
-          reject(new Error('Prover worker exited'));
+          reject(new ProverWorkerError('Prover worker exited'));
         };
         const cleanup = () => {
           worker.off('message', onMessage);

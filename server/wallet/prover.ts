@@ -16,6 +16,8 @@ const IDLE_CLOSE_MS = 60_000;
 interface ProverSlot {
   prover: JoinSplitProver;
   idle?: NodeJS.Timeout;
+  /** Proofs asked for and not yet answered (queued or proving): the worker is never closed under them. */
+  active: number;
 }
 
 const slots = new WeakMap<Context, ProverSlot>();
@@ -25,7 +27,7 @@ function slotFor(ctx: Context): ProverSlot {
   if (!slot) {
     const artifacts = defaultCircuitArtifacts();
     if (!fs.existsSync(artifacts.wasmPath) || !fs.existsSync(artifacts.zkeyPath)) throw new ServiceUnavailableError('Circuit artifacts are missing (resources/zk)');
-    slot = { prover: new JoinSplitProver({ artifacts, timeoutMs: ctx.config.proverTimeoutMs }) };
+    slot = { prover: new JoinSplitProver({ artifacts, timeoutMs: ctx.config.proverTimeoutMs }), active: 0 };
     slots.set(ctx, slot);
   }
   return slot;
@@ -41,6 +43,7 @@ export interface ProvedJoinSplit {
 export async function proveJoinSplit(ctx: Context, input: CircuitInput): Promise<ProvedJoinSplit> {
   const slot = slotFor(ctx);
   clearTimeout(slot.idle);
+  slot.active += 1;
   const started = performance.now();
   try {
     const result = await slot.prover.prove(input);
@@ -50,8 +53,14 @@ export async function proveJoinSplit(ctx: Context, input: CircuitInput): Promise
     if (err instanceof LibProverTimeout) throw new ProverTimeoutError(ctx.config.proverTimeoutMs);
     throw err;
   } finally {
-    slot.idle = setTimeout(() => void slot.prover.close(), IDLE_CLOSE_MS);
-    slot.idle.unref();
+    slot.active -= 1;
+    // Idle means no proof at all for a minute: a proof still queued behind this one (slow on a
+    // busy machine) must not have its worker closed under it.
+    if (slot.active === 0) {
+      clearTimeout(slot.idle);
+      slot.idle = setTimeout(() => slot.active === 0 && void slot.prover.close(), IDLE_CLOSE_MS);
+      slot.idle.unref();
+    }
   }
 }
 
