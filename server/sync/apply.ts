@@ -66,7 +66,13 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
       if (exists) prepared(`DELETE FROM ${q(table.name)} WHERE ${where}`).run(...(key as never[]), entityId);
     } else if (exists) {
       const set = winners.filter(([c]) => c !== DELETED && !table.primaryKey.includes(c) && c !== 'entity_id');
-      if (set.length) prepared(`UPDATE ${q(table.name)} SET ${set.map(([c]) => `${q(c)} = ?`).join(', ')} WHERE ${where}`).run(...set.map(([, v]) => toSqlite(v)), ...(key as never[]), entityId);
+      try {
+        if (set.length) prepared(`UPDATE ${q(table.name)} SET ${set.map(([c]) => `${q(c)} = ?`).join(', ')} WHERE ${where}`).run(...set.map(([, v]) => toSqlite(v)), ...(key as never[]), entityId);
+      } catch (err) {
+        // A unique index this row now collides with (a name another device took here): skipped like an
+        // insert that cannot be made, or the page's transaction would fail on every retry.
+        return `cannot update the row: ${(err as Error).message}`;
+      }
     } else if (!local.get(DELETED) || change.hlc > local.get(DELETED)!) {
       // A row this device has not seen: it needs every required column, which its first change carries.
       const values = new Map(columns.filter(([c]) => c !== DELETED).map(([c, v]) => [c, toSqlite(v)]));

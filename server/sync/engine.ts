@@ -9,6 +9,7 @@ import { tablePolicies } from '../modules.js';
 import { createApplier } from './apply.js';
 import { installCapture, rowIdSql, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
+import { ClockSkewError } from './hlc.js';
 import { schemaTables, syncedTables, type SyncedTable } from './policy.js';
 import { changeSchema, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullResponse, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
@@ -205,7 +206,8 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
       ctx.db.update(syncLinks).set({ lastSyncAt: nowIso(ctx), lastError: null, lastErrorStatus: null }).where(eq(syncLinks.entityId, entityId)).run();
       engine.backoff.delete(entityId);
     } catch (err) {
-      const status = err instanceof HostedError ? err.status : -1;
+      // A stamp from elsewhere too far ahead of this clock is clock skew as much as the hosted instance's 409 is.
+      const status = err instanceof HostedError ? err.status : err instanceof ClockSkewError ? 409 : -1;
       const message = err instanceof Error ? err.message : String(err);
       if (status === -1) ctx.log.error({ err, entityId }, 'sync cycle failed');
       ctx.db.update(syncLinks).set({ lastError: message, lastErrorStatus: status }).where(eq(syncLinks.entityId, entityId)).run();

@@ -21,7 +21,7 @@ const statusSchema = z
     z.object({
       linked: z.literal(true),
       state: z.enum(['synced', 'pending', 'syncing', 'offline', 'revoked', 'update_required', 'clock_skew', 'error']).meta({
-        description: '`synced`: nothing waiting; `pending`: local changes wait for the next cycle; `syncing`: a cycle runs now; `offline`: the hosted instance cannot be reached (changes wait); `revoked`: this device was revoked; `update_required`: the hosted instance needs a newer Bureau; `clock_skew`: this clock is over 10 minutes ahead; `error`: see lastError.',
+        description: '`synced`: nothing waiting; `pending`: local changes wait for the next cycle; `syncing`: a cycle runs now; `offline`: the hosted instance cannot be reached (changes wait); `revoked`: this device was revoked; `update_required`: the hosted instance needs a newer Bureau; `clock_skew`: this clock is over 10 minutes ahead of the hosted instance, or a change from another device is over 10 minutes ahead of this clock; `error`: see lastError.',
       }),
       hostedUrl: z.string(),
       deviceId: z.uuid(),

@@ -1,0 +1,72 @@
+// Shrunk failing operation sequences the simulation found, replayed by simulation.test.ts as
+// their own tests: a fixed bug stays fixed, and a known one stays visible. To add one, take the
+// counterexample fast-check prints, `[[...operations], joinAt]`, as `{ ops: [...], joinAt }` (and
+// `collide: true` if it was found with SIM_COLLIDE=1).
+import type { Op } from './sim-ops.js';
+
+export interface Regression {
+  name: string;
+  ops: Op[];
+  /** Before which operation device 3 joins (null or absent: with device 2, before the first). */
+  joinAt?: number | null;
+  /** Let natural keys collide across devices (Run.collide). */
+  collide?: boolean;
+  /**
+   * A divergence that is known and not fixed yet: the replay must still fail with this message.
+   * When a fix lands, the test goes red: drop this field so the sequence must converge.
+   */
+  knownDivergence?: RegExp;
+}
+
+export const regressions: Regression[] = [
+  {
+    // Device 1 deletes a folder while device 2 (not yet told) shares it. The grant reaches the others
+    // after the delete: applying it broke the deferred foreign-key check, so the page's transaction
+    // failed on every retry and devices 1 and 3 never synced again ("FOREIGN KEY constraint failed").
+    name: 'a grant on a folder deleted elsewhere no longer blocks the pull',
+    ops: [
+      { dt: 0, k: 'deleteFolder', d: 0, f: 0 },
+      { dt: 0, k: 'sync', d: 0 },
+      { dt: 0, k: 'grant', d: 1, f: 0, role: 'viewer', level: 'view' },
+    ],
+  },
+  {
+    // Device 1 renames the category "Billing" to "Sales" while device 2 creates a "Sales" of its own.
+    // Applying the rename on device 2 broke the unique index (entity_id, name_key) inside the pull's
+    // transaction: the UPDATE was not guarded like the INSERT, so device 2's pull failed on every
+    // retry ("UNIQUE constraint failed") and it never synced again. Now the change is skipped like an
+    // insert that cannot be made; the natural-key divergence itself remains (below).
+    name: 'a rename into a name taken on the receiving device no longer blocks its pull (natural keys: known divergence)',
+    collide: true,
+    ops: [
+      { dt: 0, k: 'renameCategory', d: 0, c: 0, name: 2 },
+      { dt: 0, k: 'category', d: 1, name: 2 },
+    ],
+    knownDivergence: /helpdesk_categories: not the highest-HLC value of every cell/,
+  },
+  {
+    // Natural keys: devices 1 and 2 both share the folder with the role `member` while apart. Each
+    // grant is a row of its own id; applying the other device's row breaks the unique index
+    // (folder_id, role), the change is skipped, and each device keeps only its own grant while the
+    // hosted instance has both. Needs a rule for rows that are "the same" by natural key
+    // (e.g. the grant's id derived from folder and grantee, as DESIGN.md does for facts).
+    name: 'natural keys: the same folder grant made on two devices (known divergence)',
+    collide: true,
+    ops: [
+      { dt: 0, k: 'grant', d: 0, f: 0, role: 'member', level: 'view' },
+      { dt: 0, k: 'grant', d: 1, f: 0, role: 'member', level: 'edit' },
+    ],
+    knownDivergence: /folder_grants: not the highest-HLC value of every cell/,
+  },
+  {
+    // Natural keys: a category of the same name (unique per entity, case-insensitive) created on two
+    // devices while apart: as above, each device keeps its own and skips the other's.
+    name: 'natural keys: the same category name made on two devices (known divergence)',
+    collide: true,
+    ops: [
+      { dt: 0, k: 'category', d: 0, name: 2 },
+      { dt: 0, k: 'category', d: 1, name: 2 },
+    ],
+    knownDivergence: /helpdesk_categories: not the highest-HLC value of every cell/,
+  },
+];

@@ -1,0 +1,680 @@
+// The simulated world: one hosted instance (PGlite, made once per file), three device servers
+// each behind its own fault-injecting proxy and on its own skewable clock, and a virtual time
+// the simulation moves. Each run uses a new entity: signed up on device 1, linked there, joined
+// from devices 2 and 3 with add-device codes, as a person would.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { asc, eq } from 'drizzle-orm';
+import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
+import { changes as hostedChanges, entities as hostedEntities, rows as hostedRows } from '../../server/hosted/schema.js';
+import { engineOf } from '../../server/sync/engine.js';
+import type { SyncedTable } from '../../server/sync/policy.js';
+import { makePdf } from '../fixtures/pdf.js';
+import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
+import { uploadPdf } from '../integration/documents-helpers.js';
+import { FaultProxy, type Fault } from './fault-proxy.js';
+import { CATEGORIES, GRANT_ROLE_OF_DEVICE, NAMES, SUBJECTS, type Op } from './sim-ops.js';
+
+const DELETED = '_deleted';
+/** Heal: at most this many rounds of one cycle per device before the world must be quiet. */
+const HEAL_ROUNDS = 6;
+
+/** A device's row of a synced table, as SQLite gives it. */
+type Row = Record<string, unknown>;
+/** Per synced table, the entity's rows sorted by row id. */
+export type Dump = Record<string, Row[]>;
+
+/** One change captured on a device, as the oracle records it right after the write. */
+export interface Write {
+  device: number;
+  opIndex: number;
+  changeId: string;
+  table: string;
+  rowId: string;
+  op: string;
+  columns: Record<string, unknown>;
+  hlc: string;
+}
+
+export class SimFailure extends Error {}
+
+function fail(message: string): never {
+  throw new SimFailure(message);
+}
+
+function check(condition: unknown, message: () => string): asserts condition {
+  if (!condition) fail(message());
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+interface Device {
+  index: number;
+  dataDir: string;
+  server: TestServer;
+  proxy: FaultProxy;
+  skewMs: number;
+  client: Client;
+  cookie: string;
+  /** Captured changes up to this local_seq have been recorded by the oracle. */
+  seen: number;
+}
+
+/**
+ * Every row the capture triggers (or the link snapshot) put into `sync_changes` is copied into a
+ * TEMP table of the device's connection, so the oracle sees each captured change even when a
+ * cycle pushes and forgets it before the simulation looks (a write during a cycle, the link).
+ */
+function recordCaptures(dev: Device) {
+  dev.server.ctx.sqlite.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS sim_captured (local_seq INTEGER PRIMARY KEY, change_id TEXT, entity_id TEXT, table_name TEXT, row_id TEXT, op TEXT, columns TEXT, hlc TEXT);
+    CREATE TEMP TRIGGER IF NOT EXISTS sim_record AFTER INSERT ON main.sync_changes BEGIN
+      INSERT INTO sim_captured VALUES (NEW.local_seq, NEW.change_id, NEW.entity_id, NEW.table_name, NEW.row_id, NEW.op, NEW.columns, NEW.hlc);
+    END;`);
+}
+
+export class World {
+  /** Virtual time (ms) of the hosted instance; a device's clock is this plus its skew. */
+  now = Date.UTC(2027, 0, 4, 9, 0, 0);
+  hosted!: RunningHosted;
+  devices: Device[] = [];
+  pdfs: Buffer[] = [];
+  private hostedDir = '';
+  tables: SyncedTable[] = [];
+  /** Per synced table, its references to rows of other synced tables. */
+  readonly foreignKeys = new Map<string, { column: string; parent: string }[]>();
+  /** What the runs did, summed over runs (printed at the end: a simulation that does nothing passes too). */
+  readonly stats: Record<string, number> = {};
+
+  count(key: string, n = 1) {
+    this.stats[key] = (this.stats[key] ?? 0) + n;
+  }
+
+  static async create(): Promise<World> {
+    const w = new World();
+    w.hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sim-hosted-'));
+    w.hosted = await startHosted({ port: 0, dataDir: w.hostedDir, logLevel: 'silent', clock: { now: () => new Date(w.now) } });
+    const target = { host: '127.0.0.1', port: w.hosted.port };
+    for (let i = 0; i < 3; i++) {
+      const dev = { index: i, skewMs: 0, seen: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), `bureau-sim-device${i + 1}-`)) } as Device;
+      dev.server = await startTestServer({ dataDir: dev.dataDir, clock: { now: () => new Date(w.now + dev.skewMs) } });
+      recordCaptures(dev);
+      dev.proxy = await new FaultProxy(target).start();
+      w.devices.push(dev);
+    }
+    w.tables = engineOf(w.devices[0].server.ctx).tables;
+    const sqlite = w.devices[0].server.ctx.sqlite;
+    for (const t of w.tables) {
+      const fks = (sqlite.pragma(`foreign_key_list(${q(t.name)})`) as { table: string; from: string; to: string; on_delete: string }[]).filter((f) => w.tables.some((p) => p.name === f.table));
+      w.foreignKeys.set(t.name, fks.map((f) => ({ column: f.from, parent: f.table })));
+    }
+    w.pdfs = await Promise.all([0, 1, 2].map((i) => makePdf(1 + (i % 2), [612, 792], `Sim document ${i}`)));
+    return w;
+  }
+
+  /** Stops the device's server and starts it again on the same data (same port, same session). */
+  async restart(dev: Device): Promise<void> {
+    const port = dev.server.port;
+    await dev.server.close();
+    const options = { dataDir: dev.dataDir, clock: dev.server.ctx.clock };
+    dev.server = await startTestServer({ ...options, port }).catch(() => startTestServer(options));
+    recordCaptures(dev);
+    dev.client = makeClient(dev.server.url, { cookie: dev.cookie, origin: dev.server.url, 'x-entity-id': this.entityId });
+    // fetch may still hold a kept-alive connection to the old server on that port: let it fail here.
+    for (let i = 0; ; i++) {
+      try {
+        if ((await dev.client.get('/api/health')).status === 200) return;
+      } catch (err) {
+        if (i >= 3) throw err;
+      }
+    }
+  }
+
+  entityId = '';
+  owner = { email: '', password: '' };
+
+  async close(): Promise<void> {
+    for (const d of this.devices) {
+      await d.proxy.close();
+      await d.server.close();
+      fs.rmSync(d.dataDir, { recursive: true, force: true });
+    }
+    await this.hosted?.close();
+    if (this.hostedDir) fs.rmSync(this.hostedDir, { recursive: true, force: true });
+  }
+
+  /** A new entity, linked on device 1 and joined from devices 2 and 3, with no faults and no skew. */
+  async newRun(opts: { collide?: boolean; joinLate?: boolean; bulkTickets?: number; linkFaults?: Fault[] } = {}): Promise<Run> {
+    this.now += 3_600_000;
+    for (const d of this.devices) {
+      d.proxy.reset();
+      d.skewMs = 0;
+    }
+    const [one, two, three] = this.devices;
+    const owner = await one.server.signup({ entityName: 'Simulated Ltd' });
+    this.owner = { email: owner.email, password: owner.password };
+    one.client = owner;
+    one.cookie = owner.cookie;
+    this.entityId = owner.entityId;
+    for (const d of this.devices) d.seen = maxLocalSeq(d);
+    const run = new Run(this, owner.entityId, owner.user.id, opts.collide ?? false);
+    // Data from before the link: the link's snapshot must carry all of it.
+    await run.initialContent(one, opts.bulkTickets ?? 0);
+    for (const f of opts.linkFaults ?? []) one.proxy.arm(f);
+    const linked = await owner.post('/api/sync/link', { hostedUrl: one.proxy.url, email: owner.email, password: owner.password });
+    check(linked.status === 201 && (linked.body.state === 'synced' || opts.linkFaults?.length), () => `link: ${linked.status} ${json(linked.body)}`);
+    run.trace.push(`link → ${linked.body.state}${linked.body.lastError ? ` (${linked.body.lastError})` : ''}, waiting ${linked.body.waiting}`);
+    run.recordSnapshot(one);
+    await run.join(two);
+    if (opts.joinLate) run.trace.push('device 3 joins later');
+    else await run.join(three);
+    return run;
+  }
+}
+
+function maxLocalSeq(d: Device): number {
+  return (d.server.ctx.sqlite.prepare('SELECT coalesce(max(local_seq), 0) AS n FROM sim_captured').get() as { n: number }).n;
+}
+
+
+const q = (name: string) => `"${name}"`;
+
+export class Run {
+  readonly writes: Write[] = [];
+  readonly trace: string[] = [];
+  /** Devices that are part of the entity (device 3 may join late). */
+  readonly joined = new Set<number>([0]);
+  /** Creation order of the rows the operations made (tickets, folders, documents), by id. */
+  private ordinal = new Map<string, number>();
+  private opIndex = -1;
+
+  constructor(
+    readonly world: World,
+    readonly entityId: string,
+    readonly ownerId: string,
+    /**
+     * Categories (name unique per entity) and folder grants (one per folder and grantee) have
+     * natural keys. Unless `collide`, two devices never create the same key (category names carry
+     * the operation's index; each device grants its own role): that is a known divergence the
+     * engine does not resolve (see regressions.ts, "natural keys").
+     */
+    readonly collide: boolean,
+  ) {}
+
+  // ---- reading a device --------------------------------------------------------------
+
+  rowIdOf(table: SyncedTable, row: Row): string {
+    return table.primaryKey.length === 1 ? String(row[table.primaryKey[0]]) : json(table.primaryKey.map((c) => row[c]));
+  }
+
+  dump(dev: Device): Dump {
+    const out: Dump = {};
+    for (const t of this.world.tables) {
+      const rows = dev.server.ctx.sqlite.prepare(`SELECT * FROM ${q(t.name)} WHERE entity_id = ?`).all(this.entityId) as Row[];
+      out[t.name] = rows.sort((a, b) => (this.rowIdOf(t, a) < this.rowIdOf(t, b) ? -1 : 1));
+    }
+    return out;
+  }
+
+  /** The rows of `table` this device has, in the order the simulation created them. */
+  private known(dev: Device, table: string): string[] {
+    const ids = (dev.server.ctx.sqlite.prepare(`SELECT id FROM ${q(table)} WHERE entity_id = ?`).all(this.entityId) as { id: string }[]).map((r) => r.id);
+    return ids.filter((id) => this.ordinal.has(id)).sort((a, b) => this.ordinal.get(a)! - this.ordinal.get(b)!);
+  }
+
+  private pick(dev: Device, table: string, i: number | null): string | null {
+    if (i === null) return null;
+    const ids = this.known(dev, table);
+    return ids.length ? ids[i % ids.length] : null;
+  }
+
+  private created(id: unknown) {
+    if (typeof id === 'string' && !this.ordinal.has(id)) this.ordinal.set(id, this.ordinal.size);
+  }
+
+  /** Joins the entity from `dev` with an add-device code made on device 1, as a person would. */
+  async join(dev: Device, opts: { faulted?: boolean } = {}): Promise<void> {
+    const one = this.world.devices[0];
+    const owner = one.client;
+    const code = await one.proxy.unfaulted(() => owner.post('/api/sync/devices/code', {}));
+    check(code.status === 201, () => `code: ${code.status} ${json(code.body)}`);
+    const account = this.world.owner;
+    const request = () => dev.server.anon.post('/api/sync/join', { hostedUrl: dev.proxy.url, code: code.body.code, email: account.email, password: account.password });
+    // The join's own first pull may meet the device's faults (opts.faulted); the enrolment itself may not.
+    const joined = opts.faulted ? await request() : await dev.proxy.unfaulted(request);
+    check(joined.status === 201, () => `join: ${joined.status} ${json(joined.body)}`);
+    dev.cookie = (joined.headers.get('set-cookie') ?? '').split(';')[0];
+    dev.client = makeClient(dev.server.url, { cookie: dev.cookie, origin: dev.server.url, 'x-entity-id': this.entityId });
+    check(this.newChanges(dev).length === 0, () => `joining captured changes on device ${dev.index + 1}`);
+    this.joined.add(dev.index);
+    this.trace.push(`device ${dev.index + 1} joined: ${json(joined.body.entity)}`);
+  }
+
+  /** Rows made on device 1 before the entity is linked (a ticket with a reply, a folder with a document, a category). */
+  async initialContent(dev: Device, bulkTickets: number): Promise<void> {
+    const c = dev.client;
+    // Many rows, quickly: written straight into the device's database (the link reads them from there).
+    const insert = dev.server.ctx.sqlite.prepare(
+      `INSERT INTO helpdesk_tickets (id, entity_id, ticket_number, subject, status, priority, channel, search_text, created_at, updated_at) VALUES (?, ?, ?, ?, 'new', 'normal', 'api', ?, ?, ?)`,
+    );
+    const at = new Date(this.world.now).toISOString();
+    dev.server.ctx.sqlite.transaction(() => {
+      for (let i = 0; i < bulkTickets; i++) {
+        const id = crypto.randomUUID();
+        insert.run(id, this.entityId, `BULK-${i}`, `Bulk ${i}`, `bulk ${i}`, at, at);
+        this.created(id);
+      }
+    })();
+    const made = [
+      await c.post('/api/helpdesk/tickets', { subject: 'Before the link', priority: 'high', contactEmail: 'c@example.com' }),
+      await c.post('/api/documents/folders', { name: 'Contracts' }),
+      await c.post('/api/helpdesk/categories', { name: 'Billing' }),
+    ];
+    for (const res of made) {
+      check(res.status === 201, () => `initial content: ${res.status} ${json(res.body)}`);
+      this.created(res.body.id);
+    }
+    const reply = await c.post(`/api/helpdesk/tickets/${made[0].body.id}/messages`, { body: 'On it', isInternal: false });
+    const doc = await uploadPdf(c, { data: this.world.pdfs[0], name: 'Before the link', folderId: made[1].body.id });
+    for (const res of [reply, doc]) check(res.status === 201, () => `initial content: ${res.status} ${json(res.body)}`);
+    this.created(doc.body.id);
+    check(this.newChanges(dev).length === 0, () => 'changes of an unlinked entity were captured');
+  }
+
+  /** The link queued every row of the entity (its snapshot): exactly the rows device 1 had. */
+  recordSnapshot(dev: Device): void {
+    const empty: Dump = Object.fromEntries(this.world.tables.map((t) => [t.name, []]));
+    const snapshot = this.newChanges(dev);
+    check(snapshot.length > 0, () => 'the link queued no snapshot');
+    this.checkCapture(dev, empty, snapshot, -1);
+    this.writes.push(...snapshot);
+    this.trace.push(`link: snapshot of ${snapshot.length} rows`);
+  }
+
+  newChanges(dev: Device): Write[] {
+    const rows = dev.server.ctx.sqlite
+      .prepare('SELECT local_seq, change_id, entity_id, table_name, row_id, op, columns, hlc FROM sim_captured WHERE local_seq > ? ORDER BY local_seq')
+      .all(dev.seen) as { local_seq: number; change_id: string; entity_id: string; table_name: string; row_id: string; op: string; columns: string; hlc: string }[];
+    if (rows.length) dev.seen = rows[rows.length - 1].local_seq;
+    return rows.map((r) => {
+      check(r.entity_id === this.entityId, () => `a change of another entity was captured: ${json(r)}`);
+      return { device: dev.index, opIndex: this.opIndex, changeId: r.change_id, table: r.table_name, rowId: r.row_id, op: r.op, columns: JSON.parse(r.columns), hlc: r.hlc };
+    });
+  }
+
+  // ---- operations --------------------------------------------------------------------
+
+  async apply(op: Op, index: number): Promise<void> {
+    this.opIndex = index;
+    this.world.now += op.dt;
+    this.world.count('operations');
+    if ('d' in op && !this.joined.has(op.d)) {
+      // Not part of the entity yet: its proxy and clock stay as they are until it joins.
+      this.trace.push(`#${index} ${json(op)} → not joined`);
+    } else if ('d' in op) {
+      const dev = this.world.devices[op.d];
+      const before = this.dump(dev);
+      const newestSeen = (dev.server.ctx.sqlite.prepare('SELECT max(hlc) AS hlc FROM sync_stamps').get() as { hlc: string | null }).hlc ?? '';
+      const note = await this.perform(dev, op);
+      this.trace.push(`#${index} ${json(op)} → ${note}`);
+      this.world.count(`op ${op.k}${/^no |^4/.test(note) ? ' (nothing to do or refused)' : ''}`);
+      for (const m of note.matchAll(/(offline|error) \(([^)]*)/g)) this.world.count(`cycles that failed: ${m[1] === 'offline' ? 'offline' : m[2].replace(/[0-9]+/g, 'N')}`);
+      const captured = this.newChanges(dev);
+      if (op.k === 'sync' || op.k === 'fault' || op.k === 'partition' || op.k === 'release' || op.k === 'skew' || op.k === 'restart') {
+        check(captured.length === 0, () => `#${index} ${op.k} captured changes (applying must not echo): ${json(captured)}`);
+      } else if (op.k === 'syncWhileWriting') {
+        // Remote changes may land around the write: only the final oracle judges it.
+        this.writes.push(...captured);
+      } else {
+        this.checkCapture(dev, before, captured, index);
+        // Causality: a write is stamped after everything its device has seen (its own writes and the
+        // changes it applied), or a later edit could lose to the value it replaced.
+        for (const w of captured) check(w.hlc > newestSeen, () => `#${index} on device ${dev.index + 1}: ${w.table} ${w.rowId} stamped ${w.hlc}, not after ${newestSeen} which the device had seen`);
+        this.writes.push(...captured);
+      }
+    } else {
+      const note = await this.syncMany(op.ds.filter((i) => this.joined.has(i)), op.delays);
+      this.trace.push(`#${index} ${json(op)} → ${note}`);
+      this.world.count('op syncMany');
+      for (const m of note.matchAll(/(offline|error) \(([^)]*)/g)) this.world.count(`cycles that failed: ${m[1] === 'offline' ? 'offline' : m[2].replace(/[0-9]+/g, 'N')}`);
+      for (const i of op.ds.filter((x) => this.joined.has(x))) {
+        const captured = this.newChanges(this.world.devices[i]);
+        check(captured.length === 0, () => `#${index} syncMany captured changes on device ${i + 1}: ${json(captured)}`);
+      }
+    }
+  }
+
+  /** The captured changes, replayed on the rows before the write, give exactly the rows after it. */
+  private checkCapture(dev: Device, before: Dump, captured: Write[], index: number) {
+    const after = this.dump(dev);
+    const replayed: Record<string, Map<string, Row>> = {};
+    for (const t of this.world.tables) replayed[t.name] = new Map(before[t.name].map((r) => [this.rowIdOf(t, r), { ...r }]));
+    for (const w of captured) {
+      const rows = replayed[w.table];
+      check(rows, () => `#${index}: change of an unknown table ${w.table}`);
+      if (w.columns[DELETED]) rows.delete(w.rowId);
+      else rows.set(w.rowId, { ...(rows.get(w.rowId) ?? {}), ...w.columns });
+    }
+    for (const t of this.world.tables) {
+      const expected = [...replayed[t.name].values()].sort((a, b) => (this.rowIdOf(t, a) < this.rowIdOf(t, b) ? -1 : 1));
+      const actual = after[t.name].map((r) => ({ ...r }));
+      check(isDeepStrictEqual(normaliseRows(expected, t), normaliseRows(actual, t)), () => `#${index} on device ${dev.index + 1}: the captured changes do not describe the write to ${t.name}\ncaptured: ${json(captured)}\nbefore: ${json(before[t.name])}\nafter: ${json(after[t.name])}`);
+    }
+  }
+
+  /** Names from a small pool collide across devices; by default each operation's name is its own. */
+  private categoryName(i: number): string {
+    return this.collide ? CATEGORIES[i] : `${CATEGORIES[i]} ${this.opIndex}`;
+  }
+
+  private async perform(dev: Device, op: Op & { d: number }): Promise<string> {
+    const c = dev.client;
+    const ok = (what: string, res: { status: number; body: any }) => {
+      check(res.status < 500, () => `#${this.opIndex} ${what} on device ${dev.index + 1}: ${res.status} ${json(res.body)}`);
+      if (res.status < 300 && res.body && typeof res.body === 'object' && 'id' in res.body) this.created(res.body.id);
+      return res.status < 300 ? `${res.status}` : `${res.status} ${String(res.body?.error ?? '')}`;
+    };
+    switch (op.k) {
+      case 'ticket':
+        return ok('create ticket', await c.post('/api/helpdesk/tickets', { subject: SUBJECTS[op.subject], priority: op.priority }));
+      case 'editTicket': {
+        const id = this.pick(dev, 'helpdesk_tickets', op.t);
+        if (!id) return 'no ticket';
+        const value = op.field === 'subject' ? SUBJECTS[op.value] : op.field === 'assignedTo' ? (op.value === 'owner' ? this.ownerId : null) : op.value;
+        return ok('edit ticket', await c.patch(`/api/helpdesk/tickets/${id}`, { [op.field]: value }));
+      }
+      case 'message': {
+        const id = this.pick(dev, 'helpdesk_tickets', op.t);
+        if (!id) return 'no ticket';
+        return ok('message', await c.post(`/api/helpdesk/tickets/${id}/messages`, { body: `Note ${this.opIndex}`, isInternal: op.internal && !op.customer, authorType: op.customer ? 'customer' : 'agent' }));
+      }
+      case 'folder': {
+        const parentId = this.pick(dev, 'folders', op.parent);
+        return ok('create folder', await c.post('/api/documents/folders', { name: NAMES[op.name], ...(parentId ? { parentId } : {}) }));
+      }
+      case 'renameFolder': {
+        const id = this.pick(dev, 'folders', op.f);
+        if (!id) return 'no folder';
+        return ok('rename folder', await c.patch(`/api/documents/folders/${id}`, { name: NAMES[op.name] }));
+      }
+      case 'deleteFolder': {
+        const id = this.pick(dev, 'folders', op.f);
+        if (!id) return 'no folder';
+        return ok('delete folder', await c.delete(`/api/documents/folders/${id}?recursive=true`));
+      }
+      case 'upload': {
+        const folderId = this.pick(dev, 'folders', op.folder) ?? undefined;
+        return ok('upload', await uploadPdf(c, { data: this.world.pdfs[op.pdf], name: `Doc ${this.opIndex}`, folderId }));
+      }
+      case 'editDoc': {
+        const id = this.pick(dev, 'documents', op.doc);
+        if (!id) return 'no document';
+        const folderId = op.folder === null ? null : this.pick(dev, 'folders', op.folder);
+        const body = op.name !== null ? { name: NAMES[op.name] } : { folderId };
+        return ok('edit document', await c.patch(`/api/documents/${id}`, body));
+      }
+      case 'deleteDoc': {
+        const id = this.pick(dev, 'documents', op.doc);
+        if (!id) return 'no document';
+        return ok('delete document', await c.delete(`/api/documents/${id}`));
+      }
+      case 'category':
+        return ok('create category', await c.post('/api/helpdesk/categories', { name: this.categoryName(op.name) }));
+      case 'renameCategory': {
+        const id = this.pick(dev, 'helpdesk_categories', op.c);
+        if (!id) return 'no category';
+        return ok('rename category', await c.patch(`/api/helpdesk/categories/${id}`, { name: this.categoryName(op.name) }));
+      }
+      case 'deleteCategory': {
+        const id = this.pick(dev, 'helpdesk_categories', op.c);
+        if (!id) return 'no category';
+        return ok('delete category', await c.delete(`/api/helpdesk/categories/${id}`));
+      }
+      case 'grant': {
+        const id = this.pick(dev, 'folders', op.f);
+        if (!id) return 'no folder';
+        const role = this.collide ? op.role : GRANT_ROLE_OF_DEVICE[dev.index];
+        return ok('grant', await c.post(`/api/documents/folders/${id}/grants`, { role, level: op.level }));
+      }
+      case 'revokeGrant': {
+        const id = this.pick(dev, 'folder_grants', op.g);
+        if (!id) return 'no grant';
+        const { folder_id: folderId } = dev.server.ctx.sqlite.prepare('SELECT folder_id FROM folder_grants WHERE id = ?').get(id) as { folder_id: string };
+        return ok('revoke grant', await c.delete(`/api/documents/folders/${folderId}/grants`, { grantId: id }));
+      }
+      case 'sync':
+        return this.cycle(dev);
+      case 'syncWhileWriting': {
+        if (!('d' in op.write)) return 'not a write';
+        const write = { ...op.write, d: dev.index } as Op & { d: number };
+        const [synced, wrote] = await Promise.all([this.cycle(dev), this.perform(dev, write)]);
+        return `${synced} | ${write.k}: ${wrote}`;
+      }
+      case 'restart':
+        await this.world.restart(dev);
+        return 'restarted';
+      case 'fault':
+        dev.proxy.arm({ kind: op.fault, target: op.target, ms: 5 + (this.opIndex % 4) * 10 });
+        return 'armed';
+      case 'partition':
+        dev.proxy.partitioned = op.on;
+        return op.on ? 'partitioned' : 'connected';
+      case 'release':
+        await dev.proxy.releaseHeld();
+        return 'released';
+      case 'skew':
+        dev.skewMs = op.seconds * 1000;
+        return `skew ${op.seconds} s`;
+      default:
+        return fail(`unknown operation ${json(op)}`);
+    }
+  }
+
+  private async cycle(dev: Device): Promise<string> {
+    const res = await dev.client.post('/api/sync/run', {});
+    check(res.status === 200, () => `sync run on device ${dev.index + 1}: ${res.status} ${json(res.body)}`);
+    await dev.proxy.idle();
+    const s = res.body as { state: string; lastError: string | null; waiting: number; rejected: unknown[] };
+    check(!/clock skew/i.test(s.lastError ?? '') || s.state === 'clock_skew', () => `device ${dev.index + 1}: a clock-skew failure shows as ${s.state}: ${s.lastError}`);
+    return `${s.state}${s.lastError ? ` (${s.lastError})` : ''}, waiting ${s.waiting}, rejected ${s.rejected.length}`;
+  }
+
+  private async syncMany(ds: number[], delays: number[]): Promise<string> {
+    const notes = await Promise.all(
+      ds.map(async (i) => {
+        await new Promise((r) => setTimeout(r, delays[i] ?? 0));
+        return `d${i + 1}: ${await this.cycle(this.world.devices[i])}`;
+      }),
+    );
+    return notes.join('; ');
+  }
+
+  // ---- heal and verify ---------------------------------------------------------------
+
+  async hostedLog() {
+    return this.world.hosted.ctx.store.db.select().from(hostedChanges).where(eq(hostedChanges.entityId, this.entityId)).orderBy(asc(hostedChanges.seq));
+  }
+
+  private async lastSeq(): Promise<number> {
+    const [e] = await this.world.hosted.ctx.store.db.select({ lastSeq: hostedEntities.lastSeq }).from(hostedEntities).where(eq(hostedEntities.id, this.entityId));
+    return e.lastSeq;
+  }
+
+  private queueOf(dev: Device) {
+    return dev.server.ctx.sqlite.prepare('SELECT change_id, table_name, row_id, result, reason FROM sync_changes WHERE entity_id = ?').all(this.entityId) as { change_id: string; result: string | null; reason: string | null }[];
+  }
+
+  private cursorOf(dev: Device): number {
+    return (dev.server.ctx.sqlite.prepare('SELECT cursor FROM sync_links WHERE entity_id = ?').get(this.entityId) as { cursor: number }).cursor;
+  }
+
+  /** Faults off, clocks back, held requests delivered, then cycles until nothing moves. */
+  async heal(): Promise<void> {
+    for (const d of this.world.devices) {
+      await d.proxy.idle();
+      d.proxy.heal();
+      d.skewMs = 0;
+    }
+    for (const d of this.world.devices) await d.proxy.releaseHeld();
+    for (let round = 1; round <= HEAL_ROUNDS; round++) {
+      const notes: string[] = [];
+      for (const d of this.world.devices) notes.push(await this.cycle(d));
+      this.trace.push(`heal ${round} → ${notes.map((n, i) => `d${i + 1}: ${n}`).join('; ')}`);
+      const last = await this.lastSeq();
+      const quiet = notes.every((n) => n.startsWith('synced')) && this.world.devices.every((d) => this.queueOf(d).every((c) => c.result !== null) && this.cursorOf(d) === last);
+      if (quiet) return;
+    }
+    fail(`not quiescent after ${HEAL_ROUNDS} heal rounds: hosted seq ${await this.lastSeq()}; ${this.world.devices.map((d) => `d${d.index + 1} cursor ${this.cursorOf(d)} queue ${json(this.queueOf(d))}`).join('; ')}`);
+  }
+
+  async verify(): Promise<void> {
+    const devices = this.world.devices;
+    for (const d of devices) check(this.newChanges(d).length === 0, () => `device ${d.index + 1} captured changes while healing`);
+
+    // Nothing waits, nothing was rejected.
+    for (const d of devices) {
+      const queue = this.queueOf(d);
+      check(queue.length === 0, () => `device ${d.index + 1} still has queued or rejected changes: ${json(queue)}`);
+    }
+
+    // The hosted log: gap-free seqs, every captured change exactly once, nothing else.
+    const log = await this.hostedLog();
+    log.forEach((c, i) => check(c.seq === i + 1, () => `hosted log seq ${c.seq} at position ${i + 1}`));
+    const logged = new Map<string, number>();
+    for (const c of log) logged.set(c.id, (logged.get(c.id) ?? 0) + 1);
+    for (const w of this.writes) check(logged.get(w.changeId) === 1, () => `change ${w.changeId} (${w.table} ${w.rowId}, op #${w.opIndex} on device ${w.device + 1}) is in the hosted log ${logged.get(w.changeId) ?? 0} times`);
+    check(log.length === this.writes.length, () => `the hosted log has ${log.length} changes, the devices captured ${this.writes.length}`);
+    const byId = new Map(this.writes.map((w) => [w.changeId, w]));
+    for (const c of log) {
+      const w = byId.get(c.id)!;
+      check(c.hlc === w.hlc && c.rowId === w.rowId && c.tableName === w.table && isDeepStrictEqual(c.columns, w.columns), () => `hosted log entry ${c.seq} differs from the captured change: ${json(c)} vs ${json(w)}`);
+    }
+
+    // The oracle: per cell the value of the highest-HLC write; a row with a delete is gone; a fact is written once.
+    const expected = this.expected();
+    const dumps = devices.map((d) => this.dump(d));
+    for (const t of this.world.tables) {
+      const want = normaliseRows(expected.rows[t.name], t);
+      for (const [i, dump] of dumps.entries()) {
+        const got = normaliseRows(dump[t.name], t);
+        if (!isDeepStrictEqual(got, want)) fail(`device ${i + 1}, ${t.name}: not the highest-HLC value of every cell\n${diffRows(want, got, (r) => this.rowIdOf(t, r))}`);
+      }
+    }
+    // Identical canonical dumps (implied by the above, kept as the headline check).
+    for (let i = 1; i < dumps.length; i++) check(isDeepStrictEqual(dumps[i], dumps[0]), () => `device ${i + 1}'s dump differs from device 1's`);
+
+    // Facts exactly once: one write and one log entry per message, present once everywhere.
+    const facts = this.writes.filter((w) => w.op === 'fact');
+    const factIds = new Set(facts.map((w) => `${w.table}:${w.rowId}`));
+    check(factIds.size === facts.length, () => 'a fact was captured twice');
+    for (const t of this.world.tables.filter((x) => x.kind === 'fact')) {
+      const ids = facts.filter((w) => w.table === t.name).map((w) => w.rowId).sort();
+      for (const [i, dump] of dumps.entries()) check(isDeepStrictEqual(dump[t.name].map((r) => this.rowIdOf(t, r)).sort(), ids), () => `device ${i + 1}: ${t.name} is not every fact exactly once`);
+    }
+
+    // Stamps: every live cell carries the highest stamp on every device and on the hosted instance.
+    for (const [i, d] of devices.entries()) {
+      const stamps = d.server.ctx.sqlite.prepare('SELECT table_name, row_id, "column", hlc FROM sync_stamps').all() as { table_name: string; row_id: string; column: string; hlc: string }[];
+      const byCell = new Map(stamps.map((s) => [`${s.table_name}|${s.row_id}|${s.column}`, s.hlc]));
+      for (const [key, cell] of expected.cells) {
+        if (expected.gone.has(key.split('|').slice(0, 2).join('|'))) continue;
+        check(byCell.get(key) === cell.hlc, () => `device ${i + 1}: stamp of ${key.replaceAll('|', ' ')} is ${byCell.get(key)}, the highest write is ${cell.hlc}`);
+      }
+    }
+    const hostedRowList = await this.world.hosted.ctx.store.db.select().from(hostedRows).where(eq(hostedRows.entityId, this.entityId));
+    const hostedByKey = new Map(hostedRowList.map((r) => [`${r.tableName}|${r.rowId}`, r]));
+    for (const [key, cell] of expected.cells) {
+      const [table, rowId, column] = key.split('|');
+      const row = hostedByKey.get(`${table}|${rowId}`);
+      check(row, () => `hosted: no row ${table} ${rowId}`);
+      check(row.stamps[column] === cell.hlc && isDeepStrictEqual(row.data[column], cell.value), () => `hosted: ${table} ${rowId} ${column} = ${json(row.data[column])} @ ${row.stamps[column]}, the highest write is ${json(cell.value)} @ ${cell.hlc}`);
+    }
+    for (const r of hostedRowList) {
+      const key = `${r.tableName}|${r.rowId}`;
+      check(Boolean(r.data[DELETED]) === expected.deleted.has(key), () => `hosted: ${key} deleted=${json(r.data[DELETED])}, expected ${expected.deleted.has(key)}`);
+    }
+    check(hostedRowList.length === expected.rowCount, () => `hosted has ${hostedRowList.length} rows, the writes made ${expected.rowCount}`);
+
+    const writers = new Map<string, Set<number>>();
+    for (const w of this.writes) for (const c of Object.keys(w.columns)) writers.set(`${w.table} ${w.rowId} ${c}`, (writers.get(`${w.table} ${w.rowId} ${c}`) ?? new Set()).add(w.device));
+    this.world.count('cells written on 2+ devices', [...writers.values()].filter((s) => s.size > 1).length);
+    this.world.count('changes captured', this.writes.length);
+    this.world.count('rows deleted', expected.deleted.size);
+    this.world.count('rows gone with their parent', expected.gone.size - expected.deleted.size);
+    this.world.count('proxy faults hit', this.world.devices.reduce((n, d) => n + d.proxy.log.length, 0));
+
+    // Every device read the whole log.
+    const last = await this.lastSeq();
+    for (const d of devices) check(this.cursorOf(d) === last, () => `device ${d.index + 1} cursor ${this.cursorOf(d)} ≠ hosted seq ${last}`);
+  }
+
+  /** What the writes say every replica must hold. */
+  private expected() {
+    const cells = new Map<string, { value: unknown; hlc: string }>();
+    const deleted = new Set<string>();
+    const rowsSeen = new Set<string>();
+    for (const w of this.writes) {
+      const rowKey = `${w.table}|${w.rowId}`;
+      rowsSeen.add(rowKey);
+      for (const [column, value] of Object.entries(w.columns)) {
+        if (column === DELETED) {
+          if (value) deleted.add(rowKey);
+        }
+        const key = `${rowKey}|${column}`;
+        const cell = cells.get(key);
+        if (!cell || w.hlc > cell.hlc) cells.set(key, { value, hlc: w.hlc });
+      }
+    }
+    // A row whose parent is gone is gone too (the schema's ON DELETE CASCADE): the parent's delete
+    // takes it where it is applied after the row, and a device receiving the row after the delete drops it.
+    const gone = new Set(deleted);
+    for (let more = true; more; ) {
+      more = false;
+      for (const key of rowsSeen) {
+        if (gone.has(key)) continue;
+        const [table, rowId] = key.split('|');
+        for (const fk of this.world.foreignKeys.get(table) ?? []) {
+          const parentId = cells.get(`${table}|${rowId}|${fk.column}`)?.value;
+          if (typeof parentId === 'string' && !rowsSeen.has(`${fk.parent}|${parentId}`)) fail(`${key} refers to ${fk.parent} ${parentId}, which no write made`);
+          if (typeof parentId === 'string' && gone.has(`${fk.parent}|${parentId}`)) {
+            gone.add(key);
+            more = true;
+          }
+        }
+      }
+    }
+    const rows: Record<string, Row[]> = {};
+    for (const t of this.world.tables) {
+      const live = [...rowsSeen].filter((k) => k.startsWith(`${t.name}|`) && !gone.has(k)).map((k) => k.slice(t.name.length + 1));
+      rows[t.name] = live
+        .sort()
+        .map((rowId) => Object.fromEntries(t.columns.map((c) => {
+          const cell = cells.get(`${t.name}|${rowId}|${c}`);
+          return [c, cell ? cell.value : `(never written: ${c})`];
+        })));
+    }
+    return { cells, deleted, gone, rows, rowCount: rowsSeen.size };
+  }
+}
+
+/** Rows as plain objects with the table's columns in order, sorted by row id. */
+function normaliseRows(rows: Row[], t: SyncedTable): Row[] {
+  const id = (r: Row) => (t.primaryKey.length === 1 ? String(r[t.primaryKey[0]]) : json(t.primaryKey.map((c) => r[c])));
+  return rows.map((r) => Object.fromEntries(t.columns.map((c) => [c, r[c] === undefined ? null : r[c]]))).sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+}
+
+function diffRows(want: Row[], got: Row[], id: (r: Row) => string): string {
+  const w = new Map(want.map((r) => [id(r), r]));
+  const g = new Map(got.map((r) => [id(r), r]));
+  const lines: string[] = [];
+  for (const [k, r] of w) {
+    const other = g.get(k);
+    if (!other) lines.push(`missing ${k}: ${json(r)}`);
+    else for (const c of Object.keys(r)) if (!isDeepStrictEqual(r[c], other[c])) lines.push(`${k}.${c}: expected ${json(r[c])}, got ${json(other[c])}`);
+  }
+  for (const [k, r] of g) if (!w.has(k)) lines.push(`unexpected ${k}: ${json(r)}`);
+  return lines.join('\n');
+}
