@@ -124,10 +124,10 @@ export async function unlinkEntity(ctx: Context, entityId: string, force: boolea
  * (their local stamps are forgotten and the log is replayed on the next cycle).
  */
 export function settleRejectedChange(ctx: Context, entityId: string, changeId: string, action: 'retry' | 'discard') {
-  linked(ctx, entityId);
   const where = and(eq(syncChanges.entityId, entityId), eq(syncChanges.changeId, changeId), eq(syncChanges.result, 'rejected'));
   const found = ctx.db.select({ n: syncChanges.localSeq }).from(syncChanges).where(where).get();
   if (!found) throw new NotFoundError('Rejected change not found');
+  linked(ctx, entityId);
   if (action === 'discard') {
     ctx.db.transaction((tx) => {
       const change = tx.select().from(syncChanges).where(where).get()!;

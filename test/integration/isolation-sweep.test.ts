@@ -56,6 +56,10 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
     reason: "A device id on the hosted instance: the hosted instance resolves it within the entity of the caller's own device token; this install keeps no rows for it.",
     own: () => '0190f0f0-0000-7000-8000-000000000001',
   },
+  changeId: {
+    reason: "An entry of a linked entity's sync queue: the sweep's entities are not linked, so neither has one (an unknown id answers 404; another entity's entry is checked in sync-devices.test.ts).",
+    own: () => '0190f0f0-0000-7000-8000-0000000000c1',
+  },
   correlationId: {
     reason: 'A free-form label the client chooses for its own events (not a uuid); two entities may use the same one.',
     own: (d) => d.correlationId,

@@ -131,6 +131,8 @@ describe('link and join', () => {
     await owner.patch(`/api/helpdesk/tickets/${ticketId}`, { subject: 'Kept on A only' });
     const [discarded] = queued();
     reject(discarded.id);
+    const stranger = await a.signup({ entityName: 'Stranger' });
+    expect((await stranger.delete(`/api/sync/rejected/${discarded.id}`)).status).toBe(404); // another entity's entry
     expect((await owner.delete(`/api/sync/rejected/${discarded.id}`)).status).toBe(204);
     expect((await owner.delete(`/api/sync/rejected/${discarded.id}`)).status).toBe(404);
     await run(owner, owner.entityId);
