@@ -57,9 +57,9 @@ describe('npm run server', () => {
     const child = start(['run', '--silent', 'server', '--', '--port', '0', '--data-dir', path.join(tmp, 'term')], { BUREAU_RENDERER_DIR: path.join(tmp, 'no-ui') });
     const url = await readyUrl(child);
     child.kill('SIGTERM');
-    await until('the whole process group has exited', () => !groupAlive(child.pid!));
+    await until('the whole process group has exited', () => !groupAlive(child.pid!), undefined, () => leftOf(child.pid!));
     expect(await unreachable(url)).toBe(true);
-  });
+  }, 90_000);
 
   it('reads BUREAU_PORT and BUREAU_DATA_DIR, and says clearly when it cannot start', async () => {
     const dataDir = path.join(tmp, 'env');
@@ -96,10 +96,24 @@ function groupAlive(pgid: number): boolean {
   return groupMembers(pgid).length > 0;
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 20_000) {
+/** What is left of a group, for a failure message. */
+function leftOf(pgid: number): string {
+  return groupMembers(pgid)
+    .map((pid) => {
+      try {
+        return `\n  ${pid}: ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`;
+      } catch {
+        return `\n  ${pid}`;
+      }
+    })
+    .join('');
+}
+
+/** Waits for `check`; a stop waits for the server's close (at most 10 s before it exits anyway), slower on a busy machine. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 45_000, explain: () => string = () => '') {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}${explain()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -114,7 +128,7 @@ describe('npm start (headless, no Electron binary)', () => {
     const url = await readyUrl(child);
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
     child.kill('SIGTERM'); // npm alone, as a process manager or `kill <pid>` would
-    await until('the whole process group has exited', () => !groupAlive(child.pid!));
+    await until('the whole process group has exited', () => !groupAlive(child.pid!), undefined, () => leftOf(child.pid!));
     expect(await unreachable(url)).toBe(true);
   }, 90_000);
 
@@ -128,7 +142,7 @@ describe('npm start (headless, no Electron binary)', () => {
     const url = await readyUrl(launcher);
     launcher.kill('SIGKILL');
     await until('the server has stopped', () => unreachable(url));
-    await until('no process of the group is left', () => !groupAlive(launcher.pid!));
+    await until('no process of the group is left', () => !groupAlive(launcher.pid!), undefined, () => leftOf(launcher.pid!));
   }, 90_000);
 });
 
