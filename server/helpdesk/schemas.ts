@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityIdField } from '../http/entity-scope.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -28,7 +29,6 @@ const contactEmail = z
   .pipe(z.email('must be a valid e-mail address'));
 const contactName = z.string('must be a string').trim().max(120, 'must be at most 120 characters');
 const optionalUuid = () => z.uuid('must be a UUID').nullable().optional();
-const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
 
 export const ticketSchema = z
   .object({

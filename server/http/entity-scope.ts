@@ -8,6 +8,9 @@ import { roleAllows } from '../auth/permissions.js';
 import type { EntityAccess } from './route.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.js';
 
+/** The optional `entityId` field of a QBH route's query or body schema (documented once). */
+export const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
+
 /**
  * Where a route reads entityId from, as the API contract marks it:
  * Q = query only, QB = query or JSON body, QBH = query, body or `x-entity-id`.

@@ -30,7 +30,8 @@ export function rowIdSql(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
   return table.primaryKey.length === 1 ? `${ref}.${q(table.primaryKey[0])}` : `json_array(${table.primaryKey.map((c) => `${ref}.${q(c)}`).join(', ')})`;
 }
 
-function rowJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
+/** The row as a JSON object of every column (capture and the link snapshot use the same form). */
+export function rowJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
   return `json_object(${table.columns.map((c) => `${lit(c)}, ${ref}.${q(c)}`).join(', ')})`;
 }
 

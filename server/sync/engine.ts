@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { tablePolicies } from '../modules.js';
 import { createApplier } from './apply.js';
-import { installCapture, rowIdSql, type Capture } from './capture.js';
+import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
 import { schemaTables, syncedTables, type SyncedTable } from './policy.js';
@@ -99,7 +99,7 @@ export function enqueueSnapshot(ctx: Context, entityId: string): number {
   for (const table of tables) {
     const rows = ctx.sqlite
       .prepare<[string], { row_id: string; columns: string }>(
-        `SELECT ${rowIdSql(table, 'NEW')} AS row_id, json_object(${table.columns.map((c) => `'${c}', NEW."${c}"`).join(', ')}) AS columns FROM "${table.name}" AS NEW WHERE entity_id = ? ORDER BY rowid`,
+        `SELECT ${rowIdSql(table, 'NEW')} AS row_id, ${rowJson(table, 'NEW')} AS columns FROM "${table.name}" AS NEW WHERE entity_id = ? ORDER BY rowid`,
       )
       .all(entityId);
     for (const row of rows) {

@@ -52,7 +52,10 @@ export async function callHosted<T extends z.ZodType>(
     const reason = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
     throw new HostedError(0, `Cannot reach the hosted instance at ${base} (${reason})`);
   }
-  if (method === 'HEAD') return (res.ok ? true : res.status === 404 ? false : Promise.reject(new HostedError(res.status, `HEAD ${path} answered ${res.status}`))) as z.output<T>;
+  if (method === 'HEAD') {
+    if (res.ok || res.status === 404) return res.ok as z.output<T>;
+    throw new HostedError(res.status, `HEAD ${path} answered ${res.status}`);
+  }
   const isJson = (res.headers.get('content-type') ?? '').includes('json');
   if (!res.ok) {
     const data = isJson ? ((await res.json().catch(() => null)) as { error?: unknown } | null) : null;

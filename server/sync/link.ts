@@ -1,6 +1,6 @@
 // Linking an entity to a hosted instance, joining one from another device, and the devices.
 import os from 'node:os';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { entities, memberships, users } from '../auth/tables.js';
@@ -108,7 +108,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
 export async function unlinkEntity(ctx: Context, entityId: string, force: boolean) {
   const link = linked(ctx, entityId);
   await runCycle(ctx, entityId);
-  const waiting = (ctx.sqlite.prepare('SELECT count(*) AS n FROM sync_changes WHERE entity_id = ? AND result IS NULL').get(entityId) as { n: number }).n;
+  const waiting = waitingChanges(ctx, entityId);
   if (waiting > 0 && !force) throw new ConflictError(`${waiting} changes have not reached the hosted instance yet; sync first, or unlink with force=true to drop them`, { waiting });
   await callHosted(link.hostedUrl, 'DELETE', `/sync/v1/devices/${link.deviceId}`, { token: deviceToken(ctx, link) }).catch(() => undefined);
   ctx.db.transaction((tx) => {
@@ -137,6 +137,11 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
       tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
     });
   } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
+}
+
+/** Local changes the hosted instance has not answered for yet. */
+function waitingChanges(ctx: Context, entityId: string): number {
+  return ctx.db.select({ n: count() }).from(syncChanges).where(and(eq(syncChanges.entityId, entityId), isNull(syncChanges.result))).get()!.n;
 }
 
 function linked(ctx: Context, entityId: string) {
@@ -202,7 +207,7 @@ export type SyncState = 'synced' | 'pending' | 'syncing' | 'offline' | 'revoked'
 export function syncStatus(ctx: Context, entityId: string) {
   const link = linkOf(ctx, entityId);
   if (!link) return { linked: false as const, state: 'unlinked' as const };
-  const waiting = ctx.sqlite.prepare('SELECT count(*) AS n FROM sync_changes WHERE entity_id = ? AND result IS NULL').get(entityId) as { n: number };
+  const waiting = waitingChanges(ctx, entityId);
   const rejected = ctx.db
     .select()
     .from(syncChanges)
@@ -216,7 +221,7 @@ export function syncStatus(ctx: Context, entityId: string) {
   const state: SyncState = running
     ? 'syncing'
     : s === null
-      ? waiting.n > 0
+      ? waiting > 0
         ? 'pending'
         : 'synced'
       : s === 401
@@ -237,7 +242,7 @@ export function syncStatus(ctx: Context, entityId: string) {
     linkedAt: link.linkedAt,
     lastSyncAt: link.lastSyncAt,
     lastError: link.lastError,
-    waiting: waiting.n,
+    waiting,
     rejected,
   };
 }

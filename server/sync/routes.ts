@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
+import { entityIdField } from '../http/entity-scope.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { startSession, publicUser } from '../auth/accounts.js';
 import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
@@ -12,7 +13,6 @@ import { deviceCode, deviceSchema } from './protocol.js';
 const tags = ['Sync'];
 const manage = { entity: 'QBH' as const, permission: 'SETTINGS.MANAGE' as const };
 const view = { entity: 'QBH' as const, permission: 'MEMBERS.VIEW' as const };
-const entityIdField = z.uuid('must be a UUID').optional().meta({ description: 'The entity (QBH: query, body or x-entity-id).' });
 const hostedUrl = z.string('must be a string').trim().min(1).max(500).meta({ example: 'https://bureau.example.com' });
 
 const statusSchema = z

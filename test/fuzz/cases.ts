@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { draw, jsonType, type GenContext, type JsonSchema, type OpenApiDoc, type OpenApiOperation, type OpenApiParameter, type SchemaResolver } from './schema.js';
+import { seededRng } from '../helpers/rng.js';
 
 /** Replaced by the server's current origin when the request is sent (the port changes on restart). */
 export const ORIGIN = '<origin>';
@@ -56,26 +57,6 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
   return ops;
 }
 
-/** mulberry32: a small seeded PRNG for the fuzz's own choices. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    seed: () => Math.floor(next() * 2 ** 31),
-    pick<T>(xs: readonly T[]): T {
-      return xs[Math.floor(next() * xs.length)];
-    },
-  };
-}
-export type Prng = ReturnType<typeof prng>;
 
 export function hashSeed(...parts: (string | number)[]): number {
   let h = 2166136261;
@@ -185,7 +166,7 @@ export interface CaseOptions {
  */
 export function casesFor(op: Operation, identity: Identity, o: CaseOptions): FuzzCase[] {
   const resolver = o.resolver;
-  const rng = prng(hashSeed(o.seed, op.key, identity.name));
+  const rng = seededRng(hashSeed(o.seed, op.key, identity.name));
   const g = o.gen;
   const cases: FuzzCase[] = [];
 
@@ -210,7 +191,7 @@ export function casesFor(op: Operation, identity: Identity, o: CaseOptions): Fuz
   // A few valid-ish bodies, drawn once (building and sampling arbitraries of long patterns is slow);
   // every mutation starts from a fresh copy of one of them.
   const bodies = op.body ? fc.sample(resolver.validish(op.body, g), { seed: rng.seed(), numRuns: 8 }) : [];
-  const baseBody = (): unknown => (bodies.length ? structuredClone(bodies[rng.int(bodies.length)]) : undefined);
+  const baseBody = (): unknown => (bodies.length ? structuredClone(bodies[rng.int(0, bodies.length)]) : undefined);
   const jsonHeaders = { ...identity.headers, 'content-type': 'application/json' };
 
   const add = (label: string, c: Partial<FuzzCase> & { body?: Buffer }) => {
@@ -442,7 +423,7 @@ export function casesFor(op: Operation, identity: Identity, o: CaseOptions): Fuz
   // 8. Random mutations (fast-check values, seeded).
   for (let i = 0; i < o.runs; i++) {
     const s = rng.seed();
-    const strategy = rng.int(5);
+    const strategy = rng.int(0, 5);
     if (strategy === 0 && op.body) {
       const b = obj0(baseBody());
       const keys = Object.keys(b);

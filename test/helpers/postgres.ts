@@ -3,9 +3,9 @@
 // runs as the `postgres` user, which must own its directory.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './net.js';
 
 export interface TestPostgres {
   url: string;
@@ -18,16 +18,6 @@ function binDir(): string {
   const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (fs.existsSync(`/usr/lib/postgresql/${v}/bin/postgres`)) return `/usr/lib/postgresql/${v}/bin`;
   throw new Error('PostgreSQL is not installed: apt-get install -y postgresql');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 export async function startPostgres(): Promise<TestPostgres> {

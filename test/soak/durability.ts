@@ -9,6 +9,7 @@ import type { createFolderBody, folderSchema } from '../../server/folders/schema
 import { mustCurrency, toMinor } from '../../server/ledger/money.js';
 import { checkDatabase, type AckedIds, type DbReport } from './durability-db.js';
 import { killServerProcess, startServerProcess, stopServerProcess, type ServerProcess } from './server-process.js';
+import { seededRng, type Rng } from '../helpers/rng.js';
 
 /**
  * Durability under SIGKILL, with the real server as a child process (issue 12).
@@ -86,33 +87,6 @@ export interface DurabilityReport {
   /** Every problem found, prefixed with its cycle; empty when all held. */
   problems: string[];
   durationMs: number;
-}
-
-// ── seeded randomness ─────────────────────────────────────────────────────────────────────────
-
-export interface Rng {
-  next(): number;
-  int(min: number, max: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-}
-
-/** mulberry32: small, fast and good enough to make runs replayable from one number. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min)),
-    pick: (items) => items[Math.floor(next() * items.length)],
-    chance: (p) => next() < p,
-  };
 }
 
 // ── what a cycle did ─────────────────────────────────────────────────────────────────────────

@@ -3,7 +3,6 @@
 // restarted; afterwards both devices converge with every acknowledged write exactly once.
 // The hosted instance runs once on PGlite (its data dir) and once on a real PostgreSQL.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { makeClient, type Client } from '../helpers/server.js';
 import { killServerProcess, startServerProcess, type ServerProcess } from '../soak/server-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { killHostedProcess, startHostedProcess, type HostedProcess } from '../helpers/hosted-process.js';
+import { freePort } from '../helpers/net.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-real-'));
 const hostedGroups = new Set<number>();
@@ -27,15 +27,6 @@ afterAll(async () => {
   }
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function clientFor(url: string, cookie: string, entityId: string): Client {
   return makeClient(url, { cookie, origin: url, 'x-entity-id': entityId });
