@@ -34,24 +34,37 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
     const touched = new Set<string>();
     const out: PushResult[] = [];
     const receivedAt = serverTime(h);
-    for (const change of batch) {
-      const earlier = known.get(change.id);
-      if (earlier !== undefined) {
-        out.push({ id: change.id, status: 'duplicate', seq: earlier });
-        continue;
+    for (const unit of groupsOf(batch)) {
+      // A group stands or falls together: its outcomes are worked out on a copy of the rows it touches.
+      const draft = new Map<string, RowState | undefined>();
+      const rowOf = (key: string) => (draft.has(key) ? draft.get(key) : current.get(key));
+      const outcomes: ({ change: Change; duplicate: number } | { change: Change; row: Omit<RowState, 'seq'> } | { change: Change; reason: string })[] = [];
+      for (const change of unit) {
+        const earlier = known.get(change.id);
+        if (earlier !== undefined) {
+          outcomes.push({ change, duplicate: earlier });
+          continue;
+        }
+        const key = rowKey(change.table, change.rowId);
+        const outcome = applyChange(rowOf(key), change);
+        outcomes.push({ change, ...outcome });
+        if ('row' in outcome) draft.set(key, { ...outcome.row, seq: 0 });
       }
-      const key = rowKey(change.table, change.rowId);
-      const outcome = applyChange(current.get(key), change);
-      if ('reason' in outcome) {
-        out.push({ id: change.id, status: 'rejected', reason: outcome.reason });
-        continue;
+      const refused = outcomes.find((o): o is { change: Change; reason: string } => 'reason' in o);
+      for (const o of outcomes) {
+        if ('duplicate' in o) out.push({ id: o.change.id, status: 'duplicate', seq: o.duplicate });
+        else if (refused) out.push({ id: o.change.id, status: 'rejected', reason: o === refused ? o.reason : `Refused with its group: ${refused.reason}` });
+        else if ('row' in o) {
+          const { change } = o;
+          const key = rowKey(change.table, change.rowId);
+          seq += 1;
+          current.set(key, { ...o.row, seq });
+          touched.add(key);
+          known.set(change.id, seq);
+          logged.push({ entityId: auth.entityId, seq, id: change.id, deviceId: auth.deviceId, tableName: change.table, rowId: change.rowId, op: change.op, columns: change.columns, expect: change.expect ?? null, hlc: change.hlc, schemaVersion: change.schemaVersion, receivedAt });
+          out.push({ id: change.id, status: 'accepted', seq });
+        }
       }
-      seq += 1;
-      current.set(key, { ...outcome.row, seq });
-      touched.add(key);
-      known.set(change.id, seq);
-      logged.push({ entityId: auth.entityId, seq, id: change.id, deviceId: auth.deviceId, tableName: change.table, rowId: change.rowId, op: change.op, columns: change.columns, expect: change.expect ?? null, hlc: change.hlc, schemaVersion: change.schemaVersion, receivedAt });
-      out.push({ id: change.id, status: 'accepted', seq });
     }
     invariant(seq === entity.lastSeq + logged.length, 'one seq per logged change');
     if (logged.length > 0) {
@@ -77,6 +90,17 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
     return out;
   });
   return { serverTime: serverTime(h), results };
+}
+
+/** The batch in units: each run of changes sharing a `group` is one unit, any other change its own. */
+function groupsOf(batch: Change[]): Change[][] {
+  const units: Change[][] = [];
+  for (const change of batch) {
+    const last = units.at(-1);
+    if (change.group && last?.[0].group === change.group) last.push(change);
+    else units.push([change]);
+  }
+  return units;
 }
 
 /** Whole-batch refusals: a device that must update first, or whose clock is too far ahead. */
@@ -128,6 +152,11 @@ export function applyChange(row: RowState | undefined, change: Change): { row: O
   }
   if (row?.isFact) return { reason: 'This record is written once and cannot change' };
   if (change.op === 'transition') {
+    if (!change.expect) {
+      // Creates a guarded row once: a second creation under the same id (the same idempotency key used on two devices) loses.
+      if (row && !row.data._deleted) return { reason: 'Created elsewhere first: a record with this id exists already' };
+      return { row: { data: { ...change.columns }, stamps: Object.fromEntries(Object.keys(change.columns).map((c) => [c, change.hlc])), isFact: false } };
+    }
     if (!row) return { reason: 'The record does not exist' };
     for (const [column, expected] of Object.entries(change.expect ?? {})) {
       if (!same(row.data[column] ?? null, expected)) return { reason: `Changed elsewhere first: ${column} is no longer ${stringify(expected)}` };

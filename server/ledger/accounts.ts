@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
+import { accountIdOf } from './ids.js';
 import { presentAccount } from './present.js';
 import { inLedgerTx } from './setup.js';
 import { ledgerAccounts, ledgerLines, type AccountType } from './tables.js';
@@ -24,7 +25,7 @@ export function createAccount(ctx: Context, entityId: string, input: { code: str
     const taken = db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(and(eq(ledgerAccounts.entityId, entityId), eq(ledgerAccounts.code, input.code))).get();
     if (taken) throw new ConflictError(`Account code ${input.code} already exists`);
     const now = nowIso(ctx);
-    const row = { id: ctx.ids.next(), entityId, code: input.code, name: input.name, type: input.type, description: input.description ?? null, system: false, archivedAt: null, createdAt: now, updatedAt: now };
+    const row = { id: accountIdOf(entityId, input.code), entityId, code: input.code, name: input.name, type: input.type, description: input.description ?? null, system: false, archivedAt: null, createdAt: now, updatedAt: now };
     db.insert(ledgerAccounts).values(row).run();
     return presentAccount(row);
   });

@@ -1,14 +1,22 @@
 import type { Module } from '../modules.js';
+import { fact, guarded, mutable } from '../sync/policy.js';
 import { ledgerRoutes } from './routes.js';
 
 /** The ledger: business events, the posting engine, the double-entry journal and its reports. */
-import { local } from '../sync/policy.js';
-
-const notYet = local('not synced yet: posting, approval and reversal must travel as guarded transitions');
 export const ledgerModule: Module = {
   name: 'ledger',
   routes: ledgerRoutes,
-  sync: { ledger_accounts: notYet, ledger_events: notYet, ledger_entries: notYet, ledger_lines: notYet, ledger_settings: notYet },
+  sync: {
+    ledger_settings: mutable,
+    // Ids by code (ids.ts): the default chart seeded on two devices is one chart.
+    ledger_accounts: mutable,
+    // Posting, approval, rejection and reversal are guarded transitions of the posting status:
+    // when two devices decide the same event, the first to reach the hosted instance wins and the
+    // other's decision, with the journal entry it wrote, is undone there.
+    ledger_events: guarded('posting_status'),
+    ledger_entries: fact,
+    ledger_lines: fact,
+  },
 };
 
 export { postEvent, type PostEventResult } from './post-event.js';

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { invariant } from './assert.js';
+import { entryIdOf, lineIdOf } from './ids.js';
 import { MAX_AMOUNT } from './money.js';
 import { ledgerEntries, ledgerLines } from './tables.js';
 
@@ -33,14 +34,14 @@ export function writeEntry(
   e: { entityId: string; eventId: string; kind: 'posting' | 'reversal'; reversesEntryId?: string; description: string; effectiveAt: string; lines: ResolvedLine[] },
 ): string {
   assertBalanced(e.lines);
-  const id = ctx.ids.next();
+  const id = entryIdOf(e.eventId, e.kind);
   db.insert(ledgerEntries)
     .values({ id, entityId: e.entityId, eventId: e.eventId, kind: e.kind, reversesEntryId: e.reversesEntryId ?? null, description: e.description, effectiveAt: e.effectiveAt, createdAt: nowIso(ctx) })
     .run();
   db.insert(ledgerLines)
     .values(
       e.lines.map((l, position) => ({
-        id: ctx.ids.next(),
+        id: lineIdOf(id, position),
         entityId: e.entityId,
         entryId: id,
         position,

@@ -10,6 +10,7 @@ import { writeEntry } from './journal.js';
 import { presentEvent, type EventRow, type LedgerEventJson } from './present.js';
 import { findEventType } from './rules/index.js';
 import { postEventInput, type PostEventInput } from './schemas.js';
+import { eventIdOf } from './ids.js';
 import { inLedgerTx, readSettings } from './setup.js';
 import { ledgerEvents, type Actor, type PostingStatus } from './tables.js';
 
@@ -41,7 +42,7 @@ export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, d
     }
     const now = nowIso(ctx);
     const row: EventRow = {
-      id: ctx.ids.next(),
+      id: input.idempotencyKey ? eventIdOf(entityId, input.idempotencyKey) : ctx.ids.next(),
       entityId,
       type: input.type,
       timestamp: input.timestamp ? new Date(input.timestamp).toISOString() : now,

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { ACC, DEFAULT_CHART } from './chart.js';
+import { accountIdOf } from './ids.js';
 import { ledgerAccounts, ledgerSettings } from './tables.js';
 
 /** Accounts the built-in rules post to: they can be renamed but not archived or deleted. */
@@ -15,7 +16,7 @@ export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
   const now = nowIso(ctx);
   db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, requireSeparateApprover: false, createdAt: now, updatedAt: now }).run();
   db.insert(ledgerAccounts)
-    .values(DEFAULT_CHART.map((a) => ({ id: ctx.ids.next(), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: RULE_ACCOUNTS.has(a.code), archivedAt: null, createdAt: now, updatedAt: now })))
+    .values(DEFAULT_CHART.map((a) => ({ id: accountIdOf(entityId, a.code), entityId, code: a.code, name: a.name, type: a.type, description: a.description ?? null, system: RULE_ACCOUNTS.has(a.code), archivedAt: null, createdAt: now, updatedAt: now })))
     .run();
 }
 

@@ -15,6 +15,11 @@ export interface Capture {
   setLinked(entityIds: Iterable<string>): void;
   /** Runs `apply` with capture off: remote changes are applied, never echoed back. */
   withoutCapture<T>(apply: () => T): T;
+  /** Runs `undo` with capture off, allowed to delete journal rows a refused group wrote here. */
+  undoingRefused<T>(undo: () => T): T;
+  /** Marks the start and end of an outermost transaction: its changes form one group. */
+  beginGroup(): void;
+  endGroup(): void;
   /** A stamp for a change made here now. */
   stamp(): string;
   /** Moves the clock past a stamp received from elsewhere (throws ClockSkewError when too far ahead). */
@@ -45,29 +50,47 @@ function stampsSql(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
 
 const NOW = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
-/** The three capture triggers of one table (dropped and recreated at every start). */
+/** The JSON object of the guarded columns' values in a row (what a transition expects). */
+function guardsJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
+  return `json_object(${table.guards.map((c) => `${lit(c)}, ${ref}.${q(c)}`).join(', ')})`;
+}
+
+/**
+ * The capture triggers of one table (dropped and recreated at every start).
+ * - mutable: an insert or update is an `upsert` of the columns it set; a delete sets `_deleted`.
+ * - fact: the insert is the `fact`.
+ * - guarded: the insert is a `transition` that creates the row once; an update that changes a
+ *   guarded column is a `transition` expecting the old values; other updates are `upsert`s.
+ * Every change records its local transaction (`sync_group()`), and inserts are marked so that
+ * undoing a refused group knows which rows it created.
+ */
 export function triggerSql(table: SyncedTable): string[] {
   const t = q(table.name);
   const name = (what: string) => q(`sync_capture_${table.name}_${what}`);
-  const insertOp = table.kind === 'fact' ? 'fact' : 'upsert';
-  const head = `INSERT INTO sync_changes (change_id, entity_id, table_name, row_id, op, columns, hlc, created_at)`;
+  const insertOp = table.kind === 'fact' ? 'fact' : table.kind === 'guarded' ? 'transition' : 'upsert';
+  const head = `INSERT INTO sync_changes (change_id, entity_id, table_name, row_id, op, columns, expect, hlc, group_id, inserted, created_at)`;
+  // A re-created row (same deterministic id after a delete) must also clear the delete flag.
+  const inserted = table.kind === 'fact' ? rowJson(table, 'NEW') : `json_set(${rowJson(table, 'NEW')}, '$.${DELETED}', 0)`;
+  const guardChanged = table.guards.map((c) => `OLD.${q(c)} IS NOT NEW.${q(c)}`).join(' OR ');
+  const updateOp = table.kind === 'guarded' ? `CASE WHEN ${guardChanged} THEN 'transition' ELSE 'upsert' END` : `'upsert'`;
+  const updateExpect = table.kind === 'guarded' ? `CASE WHEN ${guardChanged} THEN ${guardsJson(table, 'OLD')} END` : 'NULL';
   const statements = [
     `DROP TRIGGER IF EXISTS ${name('insert')}`,
     `DROP TRIGGER IF EXISTS ${name('update')}`,
     `DROP TRIGGER IF EXISTS ${name('delete')}`,
     `CREATE TRIGGER ${name('insert')} AFTER INSERT ON ${t} WHEN sync_capturing(NEW.entity_id) BEGIN
-      ${head} VALUES (sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, '${insertOp}', ${rowJson(table, 'NEW')}, sync_stamp(), ${NOW});
+      ${head} VALUES (sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, '${insertOp}', ${inserted}, NULL, sync_stamp(), sync_group(), 1, ${NOW});
       ${stampsSql(table, 'NEW')}
     END`,
     `CREATE TRIGGER ${name('update')} AFTER UPDATE ON ${t} WHEN sync_capturing(NEW.entity_id) BEGIN
-      ${head} SELECT sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, 'upsert', d, sync_stamp(), ${NOW}
+      ${head} SELECT sync_change_id(), NEW.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'NEW')}, ${updateOp}, d, ${updateExpect}, sync_stamp(), sync_group(), 0, ${NOW}
         FROM (SELECT sync_diff(${rowJson(table, 'OLD')}, ${rowJson(table, 'NEW')}) AS d) WHERE d IS NOT NULL;
       ${stampsSql(table, 'NEW')}
     END`,
   ];
-  if (table.kind === 'mutable') {
+  if (table.kind !== 'fact') {
     statements.push(`CREATE TRIGGER ${name('delete')} AFTER DELETE ON ${t} WHEN sync_capturing(OLD.entity_id) BEGIN
-      ${head} VALUES (sync_change_id(), OLD.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'OLD')}, 'upsert', json_object('${DELETED}', 1), sync_stamp(), ${NOW});
+      ${head} VALUES (sync_change_id(), OLD.entity_id, ${lit(table.name)}, ${rowIdSql(table, 'OLD')}, 'upsert', json_object('${DELETED}', 1), NULL, sync_stamp(), sync_group(), 0, ${NOW});
       ${stampsSql(table, 'OLD')}
     END`);
   }
@@ -94,6 +117,18 @@ export function installCapture(sqlite: Database.Database, tables: SyncedTable[],
   if (seen) clock = { wallMs: seen.wallMs, counter: seen.counter, node };
   let linked = new Set<string>();
   let applying = 0;
+  let undoing = 0;
+  // The group of the transaction in progress. Transactions are synchronous here, so a group also
+  // ends when control returns to the event loop (a write outside the wrapped `transaction()`).
+  let group: string | null = null;
+  const currentGroup = () => {
+    if (!sqlite.inTransaction) return uuidv4(); // an autocommit statement is its own group
+    if (group === null) {
+      group = uuidv4();
+      queueMicrotask(() => (group = null));
+    }
+    return group;
+  };
 
   const capture: Capture = {
     node,
@@ -108,6 +143,20 @@ export function installCapture(sqlite: Database.Database, tables: SyncedTable[],
         applying -= 1;
       }
     },
+    undoingRefused(undo) {
+      undoing += 1;
+      try {
+        return capture.withoutCapture(undo);
+      } finally {
+        undoing -= 1;
+      }
+    },
+    beginGroup() {
+      group = null;
+    },
+    endGroup() {
+      group = null;
+    },
     stamp() {
       clock = tick(clock, now());
       return formatStamp(clock);
@@ -121,6 +170,8 @@ export function installCapture(sqlite: Database.Database, tables: SyncedTable[],
   sqlite.function('sync_stamp', { deterministic: false }, () => capture.stamp());
   sqlite.function('sync_change_id', { deterministic: false }, () => uuidv4());
   sqlite.function('sync_diff', { deterministic: false }, (before: unknown, after: unknown) => diffColumns(String(before), String(after)));
+  sqlite.function('sync_group', { deterministic: false }, currentGroup);
+  sqlite.function('sync_undoing_refused', { deterministic: false }, () => (undoing > 0 ? 1 : 0));
   sqlite.transaction(() => {
     for (const table of tables) for (const statement of triggerSql(table)) sqlite.exec(statement);
   })();

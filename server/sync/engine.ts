@@ -14,6 +14,7 @@ import { schemaTables, syncedTables, type SyncedTable } from './policy.js';
 import { changeSchema, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullResponse, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
+import { undoRefusedGroups, groupTransactions } from './groups.js';
 
 export type LinkRow = typeof syncLinks.$inferSelect;
 
@@ -62,6 +63,7 @@ export function startSyncEngine(ctx: Context): SyncEngine {
     node = ctx.db.select().from(syncNode).where(eq(syncNode.id, 1)).get()!.node;
   }
   const capture = installCapture(ctx.sqlite, tables, node, () => ctx.clock.now().getTime());
+  groupTransactions(ctx, capture);
   const engine: SyncEngine = { capture, tables, applier: createApplier(ctx.sqlite, tables), backoff: new Map(), running: new Map() };
   engines.set(ctx, engine);
   refreshLinked(ctx);
@@ -126,7 +128,7 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
     const batch: Change[] = [];
     let bytes = 64;
     for (const row of queued) {
-      const candidate = { id: row.changeId, table: row.tableName, rowId: row.rowId, op: row.op, columns: JSON.parse(row.columns), ...(row.expect ? { expect: JSON.parse(row.expect) } : {}), hlc: row.hlc, schemaVersion: PROTOCOL_VERSION };
+      const candidate = { id: row.changeId, table: row.tableName, rowId: row.rowId, op: row.op, columns: JSON.parse(row.columns), ...(row.expect ? { expect: JSON.parse(row.expect) } : {}), hlc: row.hlc, schemaVersion: PROTOCOL_VERSION, ...(row.groupId ? { group: row.groupId } : {}) };
       const valid = changeSchema.safeParse(candidate);
       if (!valid.success) {
         // One change the hosted instance would refuse must not hold back the ones after it.
@@ -140,6 +142,7 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
       batch.push(change);
     }
     if (batch.length === 0) continue;
+    keepGroupsWhole(batch, queued.length === MAX_PUSH_CHANGES || batch.length < queued.length);
     for (const change of batch) await uploadBlobOf(ctx, link, token, change);
     const answer = await callHosted(link.hostedUrl, 'POST', '/sync/v1/push', { token, body: { changes: batch }, schema: pushResponse });
     const answeredAt = nowIso(ctx);
@@ -152,7 +155,23 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
       tx.update(syncLinks).set({ serverTimeOffsetMs: Date.parse(answer.serverTime) - ctx.clock.now().getTime() }).where(eq(syncLinks.entityId, link.entityId)).run();
     });
     invariant(answer.results.length === batch.length, 'one answer per pushed change');
+    // A refused group with a guarded transition lost a race: it is undone, not left for the user to retry.
+    const refused = new Set(answer.results.filter((r) => r.status === 'rejected').map((r) => r.id));
+    const lost = [...new Set(batch.filter((c) => c.group && refused.has(c.id)).map((c) => c.group!))].filter((g) => batch.some((c) => c.group === g && c.op === 'transition'));
+    const engine = engineOf(ctx);
+    undoRefusedGroups(ctx, engine.capture, engine.tables, link.entityId, lost);
   }
+}
+
+/**
+ * Cuts a batch that may end inside a group back to the group's start, so the group travels in
+ * the next push whole (a group larger than one push travels split, as plain changes).
+ */
+function keepGroupsWhole(batch: Change[], cutShort: boolean): void {
+  const last = batch.at(-1)?.group;
+  if (!cutShort || !last) return;
+  const start = batch.findIndex((c) => c.group === last);
+  if (start > 0) batch.splice(start);
 }
 
 /** Documents name their PDF by sha256: the hosted instance gets the file before the row. */

@@ -9,4 +9,6 @@ export function registerCaptureFallbacks(sqlite: Database.Database): void {
   sqlite.function('sync_stamp', () => null);
   sqlite.function('sync_change_id', () => null);
   sqlite.function('sync_diff', () => null);
+  sqlite.function('sync_group', () => null);
+  sqlite.function('sync_undoing_refused', () => 0);
 }

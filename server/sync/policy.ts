@@ -9,6 +9,12 @@ export type SyncPolicy =
   | { kind: 'mutable' }
   /** Written once; the same fact from two devices merges into one. */
   | { kind: 'fact' }
+  /**
+   * Rows whose state moves by guarded transitions (a ledger event's posting status): a row is
+   * created once, and a change to a `guards` column carries the values it expects to replace —
+   * the hosted instance refuses it when another device moved the row first. Other columns are LWW.
+   */
+  | { kind: 'guarded'; guards: string[] }
   /** Stays on this device (sessions, queues, per-install counters, …), or does not sync yet. */
   | { kind: 'local'; why: string }
   /** Never leaves the device (keys, sealed tokens). */
@@ -20,13 +26,16 @@ export const local = (why: string): SyncPolicy => ({ kind: 'local', why });
 export const secret = (why: string): SyncPolicy => ({ kind: 'secret', why });
 export const mutable: SyncPolicy = { kind: 'mutable' };
 export const fact: SyncPolicy = { kind: 'fact' };
+export const guarded = (...guards: string[]): SyncPolicy => ({ kind: 'guarded', guards });
 
 /** A synced table as capture and apply see it. */
 export interface SyncedTable {
   name: string;
-  kind: 'mutable' | 'fact';
+  kind: 'mutable' | 'fact' | 'guarded';
   columns: string[];
   primaryKey: string[];
+  /** Guarded tables: the columns whose changes are transitions. */
+  guards: string[];
 }
 
 /** Every table of the schema by SQL name. */
@@ -41,7 +50,7 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
   const tables = schemaTables();
   const out: SyncedTable[] = [];
   for (const [name, policy] of Object.entries(policies)) {
-    if (policy.kind !== 'mutable' && policy.kind !== 'fact') continue;
+    if (policy.kind === 'local' || policy.kind === 'secret') continue;
     const table = tables.get(name);
     if (!table) throw new Error(`Sync policy for unknown table ${name}`);
     const config = getTableConfig(table);
@@ -49,7 +58,9 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     const primaryKey = [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((p) => p.columns.map((c) => c.name))];
     if (!columns.includes('entity_id')) throw new Error(`Synced table ${name} has no entity_id`);
     if (primaryKey.length === 0) throw new Error(`Synced table ${name} has no primary key`);
-    out.push({ name, kind: policy.kind, columns, primaryKey });
+    const guards = policy.kind === 'guarded' ? policy.guards : [];
+    for (const g of guards) if (!columns.includes(g)) throw new Error(`Guarded column ${name}.${g} does not exist`);
+    out.push({ name, kind: policy.kind, columns, primaryKey, guards });
   }
   return out;
 }

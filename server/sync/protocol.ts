@@ -24,7 +24,8 @@ const value = z.union([z.string(), z.number(), z.boolean(), z.null()]);
  * One captured change of one row.
  * - `upsert`: a mutable row; each column in `columns` is last-writer-wins by `hlc`.
  * - `fact`: written once; the same fact from two devices merges into one (first write wins).
- * - `transition`: applied only if every column in `expect` still holds (guarded state change).
+ * - `transition`: a guarded state change, applied only if every column in `expect` still holds;
+ *   without `expect` it creates its row, and is refused if the row exists already.
  */
 export const changeSchema = z.strictObject({
   id: z.uuid('must be a UUID'),
@@ -35,6 +36,11 @@ export const changeSchema = z.strictObject({
   expect: z.record(identifier, value).optional(),
   hlc: stamp,
   schemaVersion: z.int().min(1),
+  /**
+   * The device's transaction that made the change. The changes of one group, sent together in
+   * one push, are accepted together or refused together (a transition and the facts it wrote).
+   */
+  group: z.uuid('must be a UUID').optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 

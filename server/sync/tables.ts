@@ -35,12 +35,21 @@ export const syncChanges = sqliteTable(
     columns: text('columns').notNull(),
     expect: text('expect'),
     hlc: text('hlc').notNull(),
+    /**
+     * The local transaction that made it: the hosted instance accepts a group whole or not at all
+     * (a guarded transition and the journal entry it wrote stand or fall together).
+     */
+    groupId: text('group_id'),
+    /** The change created its row here (undoing a refused group deletes such rows). Local only. */
+    inserted: integer('inserted', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull(),
     /** accepted | duplicate | rejected once the hosted instance answered; null while queued. */
     result: text('result', { enum: ['accepted', 'duplicate', 'rejected'] }),
     seq: integer('seq'),
     reason: text('reason'),
     answeredAt: text('answered_at'),
+    /** Set when a refused group was undone here: its rows took the hosted instance's state again. */
+    revertedAt: text('reverted_at'),
   },
   (t) => [uniqueIndex('sync_changes_change_id_idx').on(t.changeId), index('sync_changes_queue_idx').on(t.entityId, t.result, t.localSeq)],
 );

@@ -13,6 +13,11 @@ export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const NAMES = ['Contracts', 'HR', 'Archive', 'contracts'] as const;
 export const CATEGORIES = ['Billing', 'Technical', 'Sales'] as const;
+/** Idempotency keys: the same key used on two devices must make one event. */
+export const EVENT_KEYS = ['inv-1', 'inv-2', 'inv-3'] as const;
+/** Account codes: the same code added on two devices must make one account. */
+export const ACCOUNT_CODES = ['6950', '6960', '6970'] as const;
+export const ACCOUNT_NAMES = ['Training', 'Books', 'Events'] as const;
 
 export type Op = { dt: number } & (
   | { k: 'ticket'; d: number; subject: number; priority: (typeof PRIORITIES)[number] }
@@ -32,6 +37,12 @@ export type Op = { dt: number } & (
   | { k: 'deleteCategory'; d: number; c: number }
   | { k: 'grant'; d: number; f: number; role: (typeof GRANT_ROLE_OF_DEVICE)[number]; level: 'view' | 'edit' }
   | { k: 'revokeGrant'; d: number; g: number }
+  /** An invoice: small ones post, large ones are held for approval (threshold set before the link). */
+  | { k: 'ledgerEvent'; d: number; large: boolean; key: number | null }
+  /** A decision on an event: two devices deciding the same event race as guarded transitions. */
+  | { k: 'decide'; d: number; e: number; action: 'approve' | 'reject' | 'reverse' }
+  | { k: 'account'; d: number; code: number }
+  | { k: 'renameAccount'; d: number; a: number; name: number }
   | { k: 'sync'; d: number }
   /** A cycle on the device while it also takes a write (pull applies around a local write). */
   | { k: 'syncWhileWriting'; d: number; write: Op }
@@ -81,6 +92,13 @@ const keyed: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('revokeGrant' as const), d, g: idx }),
 ];
 
+const ledger: fc.Arbitrary<Op>[] = [
+  fc.record({ dt, k: fc.constant('ledgerEvent' as const), d, large: fc.boolean(), key: fc.option(fc.nat({ max: EVENT_KEYS.length - 1 }), { nil: null }) }),
+  fc.record({ dt, k: fc.constant('decide' as const), d, e: idx, action: fc.constantFrom('approve' as const, 'reject' as const, 'reverse' as const) }),
+  fc.record({ dt, k: fc.constant('account' as const), d, code: fc.nat({ max: ACCOUNT_CODES.length - 1 }) }),
+  fc.record({ dt, k: fc.constant('renameAccount' as const), d, a: fc.nat({ max: ACCOUNT_CODES.length - 1 }), name: fc.nat({ max: ACCOUNT_NAMES.length - 1 }) }),
+];
+
 const faults: fc.Arbitrary<Op>[] = [
   fc.record({
     dt,
@@ -97,7 +115,7 @@ const faults: fc.Arbitrary<Op>[] = [
 
 const syncs: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('sync' as const), d }),
-  fc.record({ dt, k: fc.constant('syncWhileWriting' as const), d, write: fc.oneof(...create, ...edit) }),
+  fc.record({ dt, k: fc.constant('syncWhileWriting' as const), d, write: fc.oneof(...create, ...edit, ...ledger) }),
   fc.record({
     dt,
     k: fc.constant('syncMany' as const),
@@ -110,6 +128,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.oneof(...create) },
   { weight: 4, arbitrary: fc.oneof(...edit) },
   { weight: 2, arbitrary: fc.oneof(...keyed) },
+  { weight: 3, arbitrary: fc.oneof(...ledger) },
   { weight: 4, arbitrary: fc.oneof(...syncs) },
   { weight: 5, arbitrary: fc.oneof(...faults) },
 );

@@ -16,7 +16,7 @@ import { makePdf } from '../fixtures/pdf.js';
 import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { uploadPdf } from '../integration/documents-helpers.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
-import { CATEGORIES, GRANT_ROLE_OF_DEVICE, NAMES, SUBJECTS, type Op } from './sim-ops.js';
+import { ACCOUNT_CODES, ACCOUNT_NAMES, CATEGORIES, EVENT_KEYS, GRANT_ROLE_OF_DEVICE, NAMES, SUBJECTS, type Op } from './sim-ops.js';
 
 const DELETED = '_deleted';
 /** Heal: at most this many rounds of one cycle per device before the world must be quiet. */
@@ -277,6 +277,12 @@ export class Run {
       check(res.status === 201, () => `initial content: ${res.status} ${json(res.body)}`);
       this.created(res.body.id);
     }
+    const ledger = [
+      await c.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' } }),
+      await c.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-0', currency: 'USD', netAmount: '100.00', taxAmount: '10.00' } }),
+    ];
+    for (const res of ledger) check(res.status < 300, () => `initial ledger: ${res.status} ${json(res.body)}`);
+    this.created(ledger[1].body.id);
     const reply = await c.post(`/api/helpdesk/tickets/${made[0].body.id}/messages`, { body: 'On it', isInternal: false });
     const doc = await uploadPdf(c, { data: this.world.pdfs[0], name: 'Before the link', folderId: made[1].body.id });
     for (const res of [reply, doc]) check(res.status === 201, () => `initial content: ${res.status} ${json(res.body)}`);
@@ -445,6 +451,23 @@ export class Run {
         const { folder_id: folderId } = dev.server.ctx.sqlite.prepare('SELECT folder_id FROM folder_grants WHERE id = ?').get(id) as { folder_id: string };
         return ok('revoke grant', await c.delete(`/api/documents/folders/${folderId}/grants`, { grantId: id }));
       }
+      case 'ledgerEvent': {
+        const key = op.key === null ? null : EVENT_KEYS[op.key];
+        const payload = { invoiceNumber: key ?? `INV-${this.opIndex}`, currency: 'USD', netAmount: op.large ? '5000.00' : '100.00', taxAmount: '10.00' };
+        return ok('post event', await c.post('/api/ledger/events', { type: 'invoice_created', payload, ...(key ? { idempotencyKey: key } : {}) }));
+      }
+      case 'decide': {
+        const id = this.pick(dev, 'ledger_events', op.e);
+        if (!id) return 'no event';
+        return ok(op.action, await c.post(`/api/ledger/events/${id}/${op.action}`, op.action === 'approve' ? {} : { reason: `${op.action} #${this.opIndex}` }));
+      }
+      case 'account':
+        return ok('add account', await c.post('/api/ledger/accounts', { code: ACCOUNT_CODES[op.code], name: `${ACCOUNT_NAMES[op.code]} ${this.opIndex}`, type: 'expense' }));
+      case 'renameAccount': {
+        const found = dev.server.ctx.sqlite.prepare('SELECT id FROM ledger_accounts WHERE entity_id = ? AND code = ?').get(this.entityId, ACCOUNT_CODES[op.a]) as { id: string } | undefined;
+        if (!found) return 'no account';
+        return ok('rename account', await c.patch(`/api/ledger/accounts/${found.id}`, { name: `${ACCOUNT_NAMES[op.name]} ${this.opIndex}` }));
+      }
       case 'sync':
         return this.cycle(dev);
       case 'syncWhileWriting': {
@@ -504,7 +527,39 @@ export class Run {
   }
 
   private queueOf(dev: Device) {
-    return dev.server.ctx.sqlite.prepare('SELECT change_id, table_name, row_id, result, reason FROM sync_changes WHERE entity_id = ?').all(this.entityId) as { change_id: string; result: string | null; reason: string | null }[];
+    return dev.server.ctx.sqlite.prepare('SELECT change_id, table_name, row_id, result, reason, reverted_at FROM sync_changes WHERE entity_id = ?').all(this.entityId) as { change_id: string; result: string | null; reason: string | null; reverted_at: string | null }[];
+  }
+
+  /** Changes of groups the hosted instance refused and their device undid (a lost race of guarded transitions). */
+  private undone(): Set<string> {
+    const out = new Set<string>();
+    for (const d of this.world.devices) for (const c of this.queueOf(d)) if (c.reverted_at) out.add(c.change_id);
+    return out;
+  }
+
+  /** The books on a device: each event's journal matches its status, every entry balances. */
+  private checkBooks(dev: Device): void {
+    const sqlite = dev.server.ctx.sqlite;
+    const events = sqlite
+      .prepare(
+        `SELECT e.id, e.posting_status AS status,
+          (SELECT count(*) FROM ledger_entries x WHERE x.event_id = e.id AND x.kind = 'posting') AS postings,
+          (SELECT count(*) FROM ledger_entries x WHERE x.event_id = e.id AND x.kind = 'reversal') AS reversals
+         FROM ledger_events e WHERE e.entity_id = ?`,
+      )
+      .all(this.entityId) as { id: string; status: string; postings: number; reversals: number }[];
+    for (const e of events) {
+      const want = e.status === 'posted' ? [1, 0] : e.status === 'reversed' ? [1, 1] : [0, 0];
+      check(e.postings === want[0] && e.reversals === want[1], () => `device ${dev.index + 1}: event ${e.id} is ${e.status} with ${e.postings} postings and ${e.reversals} reversals`);
+    }
+    const unbalanced = sqlite
+      .prepare(
+        `SELECT entry_id, currency, sum(CASE side WHEN 'debit' THEN CAST(amount AS INTEGER) ELSE -CAST(amount AS INTEGER) END) AS net
+         FROM ledger_lines WHERE entity_id = ? GROUP BY entry_id, currency HAVING net != 0`,
+      )
+      .all(this.entityId);
+    check(unbalanced.length === 0, () => `device ${dev.index + 1}: unbalanced entries ${json(unbalanced)}`);
+    this.world.count('ledger events at the end', events.length);
   }
 
   private cursorOf(dev: Device): number {
@@ -534,19 +589,25 @@ export class Run {
     const devices = this.world.devices;
     for (const d of devices) check(this.newChanges(d).length === 0, () => `device ${d.index + 1} captured changes while healing`);
 
-    // Nothing waits, nothing was rejected.
+    // Nothing waits, nothing was rejected — but groups that lost a guarded race, which were undone.
     for (const d of devices) {
-      const queue = this.queueOf(d);
+      const queue = this.queueOf(d).filter((c) => !c.reverted_at);
       check(queue.length === 0, () => `device ${d.index + 1} still has queued or rejected changes: ${json(queue)}`);
+      for (const c of this.queueOf(d)) check(c.result === 'rejected', () => `device ${d.index + 1}: undone change ${c.change_id} was ${c.result}`);
     }
+    const undone = this.undone();
+    const accepted = this.writes.filter((w) => !undone.has(w.changeId));
+    this.world.count('changes undone (lost guarded races)', undone.size);
 
-    // The hosted log: gap-free seqs, every captured change exactly once, nothing else.
+    // The hosted log: gap-free seqs, every accepted change exactly once, nothing undone, nothing else.
     const log = await this.hostedLog();
     log.forEach((c, i) => check(c.seq === i + 1, () => `hosted log seq ${c.seq} at position ${i + 1}`));
     const logged = new Map<string, number>();
     for (const c of log) logged.set(c.id, (logged.get(c.id) ?? 0) + 1);
-    for (const w of this.writes) check(logged.get(w.changeId) === 1, () => `change ${w.changeId} (${w.table} ${w.rowId}, op #${w.opIndex} on device ${w.device + 1}) is in the hosted log ${logged.get(w.changeId) ?? 0} times`);
-    check(log.length === this.writes.length, () => `the hosted log has ${log.length} changes, the devices captured ${this.writes.length}`);
+    for (const w of accepted) check(logged.get(w.changeId) === 1, () => `change ${w.changeId} (${w.table} ${w.rowId}, op #${w.opIndex} on device ${w.device + 1}) is in the hosted log ${logged.get(w.changeId) ?? 0} times`);
+    for (const id of undone) check(!logged.has(id), () => `undone change ${id} is in the hosted log`);
+    check(log.length === accepted.length, () => `the hosted log has ${log.length} changes, the devices captured ${accepted.length} that were not undone`);
+    const seqOf = new Map(log.map((c) => [c.id, c.seq]));
     const byId = new Map(this.writes.map((w) => [w.changeId, w]));
     for (const c of log) {
       const w = byId.get(c.id)!;
@@ -554,7 +615,8 @@ export class Run {
     }
 
     // The oracle: per cell the value of the highest-HLC write; a row with a delete is gone; a fact is written once.
-    const expected = this.expected();
+    const expected = this.expected([...accepted].sort((x, y) => seqOf.get(x.changeId)! - seqOf.get(y.changeId)!));
+    for (const d of devices) this.checkBooks(d);
     const dumps = devices.map((d) => this.dump(d));
     for (const t of this.world.tables) {
       const want = normaliseRows(expected.rows[t.name], t);
@@ -567,7 +629,7 @@ export class Run {
     for (let i = 1; i < dumps.length; i++) check(isDeepStrictEqual(dumps[i], dumps[0]), () => `device ${i + 1}'s dump differs from device 1's`);
 
     // Facts exactly once: one write and one log entry per message, present once everywhere.
-    const facts = this.writes.filter((w) => w.op === 'fact');
+    const facts = accepted.filter((w) => w.op === 'fact');
     const factIds = new Set(facts.map((w) => `${w.table}:${w.rowId}`));
     check(factIds.size === facts.length, () => 'a fact was captured twice');
     for (const t of this.world.tables.filter((x) => x.kind === 'fact')) {
@@ -611,23 +673,25 @@ export class Run {
     for (const d of devices) check(this.cursorOf(d) === last, () => `device ${d.index + 1} cursor ${this.cursorOf(d)} ≠ hosted seq ${last}`);
   }
 
-  /** What the writes say every replica must hold. */
-  private expected() {
+  /**
+   * What the accepted writes (in hosted log order) say every replica must hold: per cell the
+   * highest-HLC write, except that an accepted transition sets its cells whatever their stamps
+   * (its precondition held, so it is the newest decision) and keeps the highest stamp.
+   */
+  private expected(accepted: Write[]) {
     const cells = new Map<string, { value: unknown; hlc: string }>();
-    const deleted = new Set<string>();
     const rowsSeen = new Set<string>();
-    for (const w of this.writes) {
+    for (const w of accepted) {
       const rowKey = `${w.table}|${w.rowId}`;
       rowsSeen.add(rowKey);
       for (const [column, value] of Object.entries(w.columns)) {
-        if (column === DELETED) {
-          if (value) deleted.add(rowKey);
-        }
         const key = `${rowKey}|${column}`;
         const cell = cells.get(key);
-        if (!cell || w.hlc > cell.hlc) cells.set(key, { value, hlc: w.hlc });
+        if (w.op === 'transition') cells.set(key, { value, hlc: !cell || w.hlc > cell.hlc ? w.hlc : cell.hlc });
+        else if (!cell || w.hlc > cell.hlc) cells.set(key, { value, hlc: w.hlc });
       }
     }
+    const deleted = new Set([...rowsSeen].filter((rowKey) => cells.get(`${rowKey}|${DELETED}`)?.value));
     // A row whose parent is gone is gone too (the schema's ON DELETE CASCADE): the parent's delete
     // takes it where it is applied after the row, and a device receiving the row after the delete drops it.
     const gone = new Set(deleted);

@@ -1,0 +1,69 @@
+// Change groups: the changes one local transaction captured travel together and the hosted
+// instance accepts or refuses them together. A refused group that carried a guarded transition
+// lost a race (another device moved the row first): it is undone here, so this device takes the
+// hosted instance's state again instead of keeping books that exist nowhere else.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import type { Capture } from './capture.js';
+import { DELETED } from './capture.js';
+import type { SyncedTable } from './policy.js';
+import { syncChanges, syncLinks, syncStamps } from './tables.js';
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Each outermost `ctx.db.transaction()` starts a new group. (Transactions here are synchronous;
+ * capture also ends a group when control returns to the event loop, for writes made without it.)
+ */
+export function groupTransactions(ctx: Context, capture: Capture): void {
+  const db = ctx.db as unknown as { transaction: (...args: unknown[]) => unknown };
+  const original = db.transaction.bind(db);
+  db.transaction = (...args: unknown[]) => {
+    if (ctx.sqlite.inTransaction) return original(...args);
+    capture.beginGroup();
+    try {
+      return original(...args);
+    } finally {
+      capture.endGroup();
+    }
+  };
+}
+
+/**
+ * Undoes refused groups of this device: rows a group created are deleted, and the columns it
+ * set forget their local stamps; the log is then replayed from the start, so every row it
+ * touched takes the values the hosted instance holds. Returns the changes undone.
+ */
+export function undoRefusedGroups(ctx: Context, capture: Capture, tables: SyncedTable[], entityId: string, groupIds: string[]): number {
+  if (groupIds.length === 0) return 0;
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  return ctx.db.transaction((tx) => {
+    const undone = tx
+      .select()
+      .from(syncChanges)
+      .where(and(eq(syncChanges.entityId, entityId), inArray(syncChanges.groupId, groupIds)))
+      .orderBy(asc(syncChanges.localSeq))
+      .all()
+      .reverse();
+    capture.undoingRefused(() => {
+      ctx.sqlite.pragma('defer_foreign_keys = ON');
+      for (const change of undone) {
+        const table = byName.get(change.tableName);
+        if (!table) continue;
+        if (change.inserted) {
+          const key = table.primaryKey.length === 1 ? [change.rowId] : (JSON.parse(change.rowId) as unknown[]);
+          ctx.sqlite.prepare(`DELETE FROM ${q(table.name)} WHERE ${table.primaryKey.map((c) => `${q(c)} = ?`).join(' AND ')} AND entity_id = ?`).run(...(key as never[]), entityId);
+          tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId))).run();
+        } else {
+          const columns = [...Object.keys(JSON.parse(change.columns) as Record<string, unknown>), DELETED];
+          tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId), inArray(syncStamps.column, columns))).run();
+        }
+      }
+    });
+    tx.update(syncChanges).set({ revertedAt: nowIso(ctx) }).where(and(eq(syncChanges.entityId, entityId), inArray(syncChanges.groupId, groupIds))).run();
+    // Replayed from the start: the rows this device gave up take the hosted state again.
+    tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
+    return undone.length;
+  });
+}
