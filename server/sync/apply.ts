@@ -75,7 +75,8 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
       }
     } else if (!local.get(DELETED) || change.hlc > local.get(DELETED)!) {
       // A row this device has not seen: it needs every required column, which its first change carries.
-      const values = new Map(columns.filter(([c]) => c !== DELETED).map(([c, v]) => [c, toSqlite(v)]));
+      const values = new Map<string, string | number | null>(Object.entries(table.deviceOnly));
+      for (const [c, v] of columns) if (c !== DELETED) values.set(c, toSqlite(v));
       values.set('entity_id', entityId);
       table.primaryKey.forEach((c, i) => values.set(c, toSqlite(key[i])));
       const names = [...values.keys()];

@@ -62,6 +62,10 @@ export function undoRefusedGroups(ctx: Context, capture: Capture, tables: Synced
       }
     });
     tx.update(syncChanges).set({ revertedAt: nowIso(ctx) }).where(and(eq(syncChanges.entityId, entityId), inArray(syncChanges.groupId, groupIds))).run();
+    // Told once, here: the owners and admins of this device learn that a decision made here did not stand.
+    const reasons = [...new Set(undone.map((c) => c.reason).filter((r): r is string => Boolean(r) && !r!.startsWith('Refused with its group')))];
+    const tables = [...new Set(undone.map((c) => c.tableName))];
+    ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } });
     // Replayed from the start: the rows this device gave up take the hosted state again.
     tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
     return undone.length;

@@ -5,8 +5,12 @@ import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as schema from '../db/schema.js';
 
 export type SyncPolicy =
-  /** Mutable rows: last writer wins per column (HLC); a delete is a `_deleted` column. */
-  | { kind: 'mutable' }
+  /**
+   * Mutable rows: last writer wins per column (HLC); a delete is a `_deleted` column.
+   * `deviceOnly` columns never leave the device (a tx hash that would link a relayed transfer to
+   * the entity, a sealed token); another device creating the row fills them with the value given.
+   */
+  | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns }
   /** Written once; the same fact from two devices merges into one. */
   | { kind: 'fact' }
   /**
@@ -21,12 +25,15 @@ export type SyncPolicy =
   | { kind: 'secret'; why: string };
 
 export type TablePolicies = Record<string, SyncPolicy>;
+/** Column → the value other devices store in it. */
+export type DeviceOnlyColumns = Record<string, string | number | null>;
 
 export const local = (why: string): SyncPolicy => ({ kind: 'local', why });
 export const secret = (why: string): SyncPolicy => ({ kind: 'secret', why });
 export const mutable: SyncPolicy = { kind: 'mutable' };
 export const fact: SyncPolicy = { kind: 'fact' };
 export const guarded = (...guards: string[]): SyncPolicy => ({ kind: 'guarded', guards });
+export const mutableExcept = (deviceOnly: DeviceOnlyColumns): SyncPolicy => ({ kind: 'mutable', deviceOnly });
 
 /** A synced table as capture and apply see it. */
 export interface SyncedTable {
@@ -36,6 +43,8 @@ export interface SyncedTable {
   primaryKey: string[];
   /** Guarded tables: the columns whose changes are transitions. */
   guards: string[];
+  /** Columns that stay on the device (not in `columns`), with the value other devices store. */
+  deviceOnly: DeviceOnlyColumns;
 }
 
 /** Every table of the schema by SQL name. */
@@ -54,13 +63,17 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     const table = tables.get(name);
     if (!table) throw new Error(`Sync policy for unknown table ${name}`);
     const config = getTableConfig(table);
-    const columns = config.columns.map((c) => c.name);
+    const all = config.columns.map((c) => c.name);
+    const deviceOnly = policy.kind === 'mutable' ? (policy.deviceOnly ?? {}) : {};
+    for (const c of Object.keys(deviceOnly)) if (!all.includes(c)) throw new Error(`Device-only column ${name}.${c} does not exist`);
+    const columns = all.filter((c) => !(c in deviceOnly));
     const primaryKey = [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((p) => p.columns.map((c) => c.name))];
     if (!columns.includes('entity_id')) throw new Error(`Synced table ${name} has no entity_id`);
     if (primaryKey.length === 0) throw new Error(`Synced table ${name} has no primary key`);
     const guards = policy.kind === 'guarded' ? policy.guards : [];
     for (const g of guards) if (!columns.includes(g)) throw new Error(`Guarded column ${name}.${g} does not exist`);
-    out.push({ name, kind: policy.kind, columns, primaryKey, guards });
+    for (const c of primaryKey) if (c in deviceOnly) throw new Error(`Key column ${name}.${c} cannot stay on the device`);
+    out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly });
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { reservedNullifiers } from './spendable.js';
 import { tokenInfo } from './tokens.js';
 import { parseToken } from './amounts.js';
 import { presentActivity, type ActivityKind } from './activity.js';
+import { heldElsewhere } from './holder.js';
 import { walletActivity, walletNotes } from './tables.js';
 import type { Address } from 'viem';
 
@@ -57,8 +58,9 @@ export async function listShieldedNotes(ctx: Context, entityId: string, input: {
   };
 }
 
+/** The history; on a device without the keys, the holder's history as synced (read-only). */
 export function listShieldedHistory(ctx: Context, entityId: string, input: { chain?: string; kind?: ActivityKind; limit: number }) {
-  loadEntityWallet(ctx, entityId);
+  if (!heldElsewhere(ctx.db, entityId)) loadEntityWallet(ctx, entityId);
   const rows = ctx.db
     .select()
     .from(walletActivity)

@@ -1,4 +1,4 @@
-import { local, secret } from '../sync/policy.js';
+import { local, mutable, mutableExcept, secret } from '../sync/policy.js';
 import type { Module } from '../modules.js';
 import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
@@ -44,7 +44,10 @@ export const walletModule: Module = {
     wallet_keys: secret('spending and viewing keys never leave the device'),
     wallet_accounts: local('smart-account owner keys of this device'),
     wallet_notes: secret('note plaintext never leaves the device'),
-    wallet_activity: local('derived from the chain by this device'),
+    wallet_holders: mutable,
+    // The history travels so other devices can show it; what would link the entity to its
+    // on-chain transfers (and to relayed bundles at a shared relayer) stays here.
+    wallet_activity: mutableExcept({ counterparty: null, proof_id: null, user_op_hash: null, tx_hash: null, nullifiers: '[]', nullifier_key: null, commitments: '[]' }),
     wallet_relays: local('relay bookkeeping of this device'),
     wallet_relayers: secret("this install's relayer key"),
     wallet_indexer_snapshots: local('chain index cache'),

@@ -4,6 +4,7 @@ import { chainRegistry, DEFAULT_CHAIN, publicChainView, type ChainConfig } from 
 import { findIdentity, initializeKeys, loadEntityWallet } from './wallet-keys.js';
 import { entityAccount, knownAccountAddress, relayerAccount } from './accounts.js';
 import { peekChainState } from './chain-sync.js';
+import { heldElsewhere } from './holder.js';
 import { walletRelayers } from './tables.js';
 import { eq } from 'drizzle-orm';
 
@@ -57,10 +58,12 @@ export function getPrivacyStatus(ctx: Context, entityId: string) {
   const broken = registry.problems.map((p) => ({ ...emptyChain(p.name), problem: p.problem }));
   const chains = [...configured, ...broken];
   if (!chains.some((c) => c.chain === DEFAULT_CHAIN)) chains.push(emptyChain(DEFAULT_CHAIN));
+  const elsewhere = identity ? null : heldElsewhere(ctx.db, entityId);
   return {
     initialized: identity !== null,
-    shieldedAddress: identity?.shieldedAddress ?? null,
-    ownerAddress: identity?.ownerAddress ?? null,
+    heldElsewhere: elsewhere !== null,
+    shieldedAddress: identity?.shieldedAddress ?? elsewhere?.shieldedAddress ?? null,
+    ownerAddress: identity?.ownerAddress ?? elsewhere?.ownerAddress ?? null,
     defaultChain: DEFAULT_CHAIN,
     chains,
   };

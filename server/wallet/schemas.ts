@@ -50,6 +50,7 @@ export const initializeResponse = z
 export const statusResponse = z
   .object({
     initialized: z.boolean(),
+    heldElsewhere: z.boolean().meta({ description: "The entity's wallet keys are on another of its devices (sync): this device shows the wallet and its history read-only; initialize, shield, prove and unshield answer 409 here." }),
     shieldedAddress: z.string().nullable(),
     ownerAddress: z.string().nullable(),
     defaultChain: z.string(),

@@ -15,6 +15,20 @@ export const walletKeys = sqliteTable('wallet_keys', {
   createdAt: text('created_at').notNull(),
 });
 
+/**
+ * Which install holds the entity's wallet keys (its sync node id) and the wallet's public
+ * addresses. Synced: the other devices of the entity show the wallet and its history read-only,
+ * and never create a second wallet for it.
+ */
+export const walletHolders = sqliteTable('wallet_holders', {
+  entityId: text('entity_id').primaryKey(),
+  node: text('node').notNull(),
+  shieldedAddress: text('shielded_address').notNull(),
+  ownerAddress: text('owner_address').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
 /** The entity's SimpleAccount address per chain (counterfactual until its first UserOperation). */
 export const walletAccounts = sqliteTable(
   'wallet_accounts',

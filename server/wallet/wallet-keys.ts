@@ -5,11 +5,13 @@ import { eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { Context } from '../context.js';
+import type { Db } from '../db/open.js';
 import { nowIso } from '../context.js';
 import { deriveKeys, generateSeed, type ShieldedKeys } from '../privacy/keys.js';
 import { encodeAddress } from '../privacy/address.js';
 import { walletKeys } from './tables.js';
 import { PrivacyNotInitializedError } from './errors.js';
+import { heldElsewhere, recordHolder, WalletHeldElsewhereError } from './holder.js';
 
 export interface EntityWallet {
   entityId: string;
@@ -31,6 +33,8 @@ export interface WalletIdentity {
 export function initializeKeys(ctx: Context, entityId: string): WalletIdentity {
   return ctx.db.transaction((tx) => {
     const existing = tx.select().from(walletKeys).where(eq(walletKeys.entityId, entityId)).get();
+    if (!existing && heldElsewhere(tx as unknown as Db, entityId)) throw new WalletHeldElsewhereError();
+    if (existing) recordHolder(ctx, tx as unknown as Db, existing);
     if (existing) return { shieldedAddress: existing.shieldedAddress, ownerAddress: existing.ownerAddress, createdAt: existing.createdAt, created: false };
     const seed = generateSeed();
     const keys = deriveKeys(seed);
@@ -44,6 +48,7 @@ export function initializeKeys(ctx: Context, entityId: string): WalletIdentity {
       createdAt: nowIso(ctx),
     };
     tx.insert(walletKeys).values(row).run();
+    recordHolder(ctx, tx as unknown as Db, row);
     return { shieldedAddress: row.shieldedAddress, ownerAddress: row.ownerAddress, createdAt: row.createdAt, created: true };
   });
 }
@@ -56,7 +61,8 @@ export function findIdentity(ctx: Context, entityId: string): Omit<WalletIdentit
 /** Opens the entity's sealed keys; `Privacy not initialized` when there are none. */
 export function loadEntityWallet(ctx: Context, entityId: string): EntityWallet {
   const row = ctx.db.select().from(walletKeys).where(eq(walletKeys.entityId, entityId)).get();
-  if (!row) throw new PrivacyNotInitializedError();
+  if (!row) throw heldElsewhere(ctx.db, entityId) ? new WalletHeldElsewhereError() : new PrivacyNotInitializedError();
+  recordHolder(ctx, ctx.db, row);
   return openWalletRow(ctx, row);
 }
 

@@ -112,6 +112,14 @@ describe('ledger sync', () => {
       expect(await trialBalanceIsZero(c)).toBe(true);
     }
     expect(await books(onB)).toEqual(await books(onA));
+    // The device whose decision was undone tells its owner why; the winner's device says nothing.
+    for (const server of [a, b]) server.ctx.events.drain(); // the outbox loop is off in tests
+    const told = async (c: Client) => ((await c.get('/api/notifications')).body as { type: string; title: string; body: string }[]).filter((n) => n.type === 'sync.changes_undone' && /posting_status/.test(n.body));
+    const onATold = await told(onA);
+    expect(onATold).toHaveLength(1);
+    expect(onATold[0].title).toMatch(/undone: another device changed ledger events/);
+    expect(onATold[0].body).toMatch(/Changed elsewhere first: posting_status/);
+    expect(await told(onB)).toEqual([]);
   });
 
   it('the same event reversed on both devices is reversed once, with one reversing entry everywhere', async () => {
