@@ -1,14 +1,11 @@
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { rendererConfig } from './renderer/vite.config';
+import { workerEntryFiles } from './packaging/files';
 
-/**
- * Worker-thread entry files that server code loads by URL next to itself
- * (`new URL('./x.mjs', import.meta.url)`): in the app they must sit next to the main bundle.
- */
-export const workerEntryFiles = ['server/privacy/prover-worker.mjs', 'server/documents/seal-worker.mjs'];
+export { workerEntryFiles };
 
 function copyWorkerEntries(files: string[]): Plugin {
   return {
@@ -19,9 +16,32 @@ function copyWorkerEntries(files: string[]): Plugin {
   };
 }
 
+const fileUrlPattern = /new URL\(\s*(['"][^'"]+['"])\s*,\s*import\.meta\.url\s*\)/g;
+
+/**
+ * Server code finds its worker entries and the circuit artifacts with
+ * `new URL('…', import.meta.url)`. In the packaged app those files are unpacked, so in the
+ * desktop bundle every such URL is taken relative to the `app.asar.unpacked` twin of the bundle
+ * (main/asar-paths.ts; unchanged outside an archive).
+ */
+export function unpackedFileUrls(): Plugin {
+  const serverDir = resolve('server') + sep;
+  const helper = resolve('main/asar-paths.ts');
+  return {
+    name: 'bureau:unpacked-file-urls',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.startsWith(serverDir) || !fileUrlPattern.test(code)) return null;
+      fileUrlPattern.lastIndex = 0;
+      const rewritten = code.replace(fileUrlPattern, (_m, literal: string) => `new URL(${literal}, __bureauAsarUnpackedUrl(import.meta.url))`);
+      return { code: `import { asarUnpackedUrl as __bureauAsarUnpackedUrl } from ${JSON.stringify(helper)};\n${rewritten}`, map: null };
+    },
+  };
+}
+
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin(), copyWorkerEntries(workerEntryFiles)],
+    plugins: [unpackedFileUrls(), externalizeDepsPlugin(), copyWorkerEntries(workerEntryFiles)],
     build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('main/index.ts') } } },
   },
   preload: {

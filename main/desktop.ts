@@ -6,9 +6,17 @@ import { windowOptions, hardenWebContents } from './window.js';
 import { choosePort, rememberPort } from './port.js';
 import { createSafeStorageSecretBox } from './secret-box.js';
 import { registerIpc } from './ipc.js';
+import { startAutoUpdates, type Updater } from './updater.js';
 
 /** The parts of the `electron` module the shell uses (tests pass a fake). */
 export type ElectronApi = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'shell' | 'safeStorage' | 'Notification'>;
+
+export interface DesktopOptions {
+  /** electron-updater's autoUpdater (absent: no update checks). */
+  updater?: Updater;
+  /** Longest wait for the server to stop before quitting anyway. */
+  stopTimeoutMs?: number;
+}
 
 export interface DesktopPaths {
   /** Root of the app (repo root in development): holds out/renderer and server/db/migrations. */
@@ -20,8 +28,11 @@ export interface DesktopPaths {
  * The whole desktop shell: one instance, the server in-process on 127.0.0.1, one hardened
  * window on its URL. Returns a handle for tests; resolves to null when another instance runs.
  */
-export async function runDesktop(electron: ElectronApi, paths: DesktopPaths): Promise<{ server: RunningServer; window: Electron.BrowserWindow } | null> {
+export async function runDesktop(electron: ElectronApi, paths: DesktopPaths, options: DesktopOptions = {}): Promise<{ server: RunningServer; window: Electron.BrowserWindow } | null> {
   const { app, BrowserWindow, ipcMain, shell, safeStorage, Notification } = electron;
+  // A separate profile (data, port, keychain-sealed key, single-instance lock): packaged-app tests
+  // and a second install side by side. Must be set before the lock, which lives in it.
+  if (process.env.BUREAU_USER_DATA_DIR) app.setPath('userData', path.resolve(process.env.BUREAU_USER_DATA_DIR));
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;
@@ -44,6 +55,8 @@ export async function runDesktop(electron: ElectronApi, paths: DesktopPaths): Pr
     secrets: createSafeStorageSecretBox(safeStorage, dataDir),
     rendererDir: path.join(paths.appRoot, 'out', 'renderer'),
     migrationsDir: path.join(paths.appRoot, 'server', 'db', 'migrations'),
+    // Chains for the wallet, as `npm run server` takes them (a devnet in the packaged-app tests).
+    chainsFile: process.env.BUREAU_CHAINS_FILE,
     logLevel: 'warn',
   });
   rememberPort(stateFile, server.port);
@@ -61,6 +74,29 @@ export async function runDesktop(electron: ElectronApi, paths: DesktopPaths): Pr
   await window.loadURL(server.url);
 
   app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void server.close());
+  stopServerBeforeQuit(app, server, options);
+  if (options.updater) startAutoUpdates(options.updater, { isPackaged: app.isPackaged, log: (m) => console.warn(m) });
   return { server, window };
+}
+
+/**
+ * Quitting waits for the in-process server to stop — loops ended, connections closed, SQLite
+ * checkpointed and closed — and only then lets Electron exit: the first `before-quit` is held,
+ * the second (ours, once stopped) goes through. A server that does not stop within the timeout
+ * does not keep the app alive. Electron turns SIGINT/SIGTERM/SIGHUP into the same graceful quit
+ * (`before-quit` first), so `npm start` stopping its Electron child stops the server too.
+ */
+function stopServerBeforeQuit(app: ElectronApi['app'], server: RunningServer, options: DesktopOptions): void {
+  let stopping: Promise<void> | null = null;
+  let stopped = false;
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    stopping ??= Promise.race([server.close(), new Promise<void>((resolve) => setTimeout(resolve, options.stopTimeoutMs ?? 10_000).unref())])
+      .catch((err: unknown) => console.error('Bureau: stopping the server failed:', err))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
+  });
 }
