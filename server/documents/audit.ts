@@ -3,7 +3,7 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { signatureAudit } from './tables.js';
+import { signatureAudit, signatureRequests } from './tables.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -84,6 +84,7 @@ export function appendAudit(tx: Db, ctx: Context, input: AuditInput): AuditRow {
   };
   const row: AuditRow = { ...entry, hash: hashAuditEntry(entry) };
   tx.insert(signatureAudit).values(row).run();
+  tx.update(signatureRequests).set({ auditHead: row.hash }).where(and(eq(signatureRequests.entityId, input.entityId), eq(signatureRequests.id, input.requestId))).run();
   return row;
 }
 

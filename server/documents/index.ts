@@ -1,21 +1,23 @@
 import type { Module } from '../modules.js';
-import { local, mutable, secret } from '../sync/policy.js';
+import { fact, guardedExcept, mutable, secret } from '../sync/policy.js';
 import { recordMailResults } from './mail-audit.js';
 import { runAutoReminders } from './reminders.js';
 import { documentsModuleRoutes } from './routes.js';
 import { expireOverdueRequests } from './transitions.js';
 
-const notYet = local('not synced yet: request and signer status must travel as guarded transitions, and the audit chain needs one order across devices');
-
 export const documentsModule: Module = {
   name: 'documents',
   routes: documentsModuleRoutes,
   sync: {
-    documents: mutable,
-    signature_requests: notYet,
-    signers: notYet,
-    signature_fields: notYet,
-    signature_audit: notYet,
+    documents: { kind: 'mutable', blobs: ['sha256'] },
+    // Status moves are guarded transitions, and so is every audit entry (through audit_head): two
+    // devices deciding the same request, or appending to its chain unaware of each other, cannot
+    // both win — the later one is undone on its device. The link base is this device's own URL.
+    signature_requests: guardedExcept(['status', 'audit_head'], { link_base_url: null }, ['signed_sha256']),
+    // A signer's token stays sealed on the device that made it; others know only its hash.
+    signers: guardedExcept(['status'], { token_sealed: '' }),
+    signature_fields: mutable,
+    signature_audit: fact,
     signing_certificates: secret('the seal key stays on the owner devices that hold it'),
   },
   start(ctx) {

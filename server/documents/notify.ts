@@ -5,7 +5,7 @@ import { queueMail } from '../mail/mail.js';
 import { getEntity } from '../auth/entities.js';
 import { notify } from '../notifications/notifications.js';
 import type { RequestRow, SignerRow } from './requests.js';
-import { signingUrl } from './signers.js';
+import { signerToken, signingUrl } from './signers.js';
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -21,8 +21,8 @@ function text(paragraphs: string[], link?: { url: string; label: string }): stri
   return [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : [])].join('\n\n');
 }
 
-function linkOf(ctx: Context, r: RequestRow, s: SignerRow): string {
-  return signingUrl(r.linkBaseUrl ?? ctx.config.publicUrl ?? '', ctx.secrets.open(s.tokenSealed).toString('utf8'));
+function linkOf(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
+  return signingUrl(r.linkBaseUrl ?? ctx.config.publicUrl ?? '', signerToken(tx, ctx, s));
 }
 
 const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve', viewer: 'review', cc: 'view' };
@@ -38,14 +38,14 @@ export function queueSigningMail(tx: Db, ctx: Context, r: RequestRow, s: SignerR
     ...(r.message ? [r.message] : []),
     ...(r.dueDate ? [`Please complete it before ${r.dueDate.slice(0, 16).replace('T', ' ')} UTC.`] : []),
   ];
-  const link = { url: linkOf(ctx, r, s), label: `Open and ${verb}` };
+  const link = { url: linkOf(tx, ctx, r, s), label: `Open and ${verb}` };
   return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject, text: text(lines, link), html: html(lines, link), ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
 }
 
 /** Every recipient (cc included) learns the request is complete and can download the sealed PDF. */
 export function queueCompletedMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
   const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
-  const link = { url: linkOf(ctx, r, s), label: 'Download the signed document' };
+  const link = { url: linkOf(tx, ctx, r, s), label: 'Download the signed document' };
   return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id } });
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '../db/open.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
 import { queueSigningMail } from './notify.js';
+import { signerTokenHere } from './signers.js';
 import { assertStatus, getVisibleRequest, signersOf, signersWhoseTurn, type RequestMeta, type RequestRow, type SignerRow } from './requests.js';
 import { AUTO_REMIND } from './request-schemas.js';
 import { signatureRequests, signers } from './tables.js';
@@ -46,6 +47,8 @@ export function runAutoReminders(ctx: Context): number {
     .all();
   for (const r of open) {
     const due = signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).filter((s) => {
+      // The device that sent the signer's link reminds them; the entity's other devices do not remind twice.
+      if (!signerTokenHere(ctx, s)) return false;
       if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) return false;
       const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
       return new Date(s.lastNotifiedAt).getTime() + wait <= now;

@@ -100,6 +100,34 @@ export function removeSigner(ctx: Context, entityId: string, accessor: Accessor,
   return { deleted: true };
 }
 
+/**
+ * The signer's token if this device holds it: a token stays sealed on the device that made it,
+ * and another device may have replaced it since (its hash is what syncs).
+ */
+export function signerTokenHere(ctx: Context, s: SignerRow): string | null {
+  if (!s.tokenSealed) return null;
+  try {
+    const token = ctx.secrets.open(s.tokenSealed).toString('utf8');
+    return sha256Hex(token) === s.tokenHash ? token : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signer's token, made anew on this device when it holds none (the signer was added, or last
+ * sent a link, from another device of the entity). A new token replaces the old link everywhere.
+ */
+export function signerToken(tx: Db, ctx: Context, s: SignerRow): string {
+  const here = signerTokenHere(ctx, s);
+  if (here) return here;
+  const token = randomToken(32);
+  const replaced = { tokenHash: sha256Hex(token), tokenSealed: ctx.secrets.seal(token) };
+  tx.update(signers).set(replaced).where(and(eq(signers.entityId, s.entityId), eq(signers.id, s.id))).run();
+  Object.assign(s, replaced);
+  return token;
+}
+
 export function signingUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/sign/${token}`;
 }
@@ -110,7 +138,10 @@ export function issueSigningLink(ctx: Context, entityId: string, accessor: Acces
   const s = findSigner(ctx.db, entityId, requestId, signerId);
   assertStatus(r, ['sent'], 'issue a signing link');
   if (s.role === 'cc') throw new ConflictError('A cc recipient does not sign');
-  const token = ctx.secrets.open(s.tokenSealed).toString('utf8');
-  ctx.db.transaction((tx) => appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId } }));
+  const token = ctx.db.transaction((tx) => {
+    const t = signerToken(tx, ctx, s);
+    appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId } });
+    return t;
+  });
   return { url: signingUrl(r.linkBaseUrl ?? baseUrl, token), token };
 }

@@ -44,6 +44,12 @@ export const signatureRequests = sqliteTable(
     /** Base URL for signing links, fixed when the request is sent. */
     linkBaseUrl: text('link_base_url'),
     signedSha256: text('signed_sha256'),
+    /**
+     * Hash of the newest audit entry. Guarded in sync: an entry appended on a device that had not
+     * seen the newest one (two offline devices) is refused with its whole change, so every
+     * device ends up with one linear chain, in the order the hosted instance accepted them.
+     */
+    auditHead: text('audit_head'),
     createdBy: text('created_by'),
     createdByName: text('created_by_name'),
     sentAt: text('sent_at'),

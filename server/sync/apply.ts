@@ -58,7 +58,10 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
     if (!exists && existsAnywhere) return 'row id belongs to another entity here';
 
     const local = new Map(stampsOf.all(change.table, change.rowId).map((r) => [r.column, r.hlc]));
-    const wins = (column: string) => change.op === 'transition' || !local.has(column) || change.hlc > local.get(column)!;
+    // A transition sets its columns whatever their stamps (its precondition held at the hosted
+    // instance, in log order). A write is applied again when its own stamp is the local one (the
+    // same write, echoed or replayed): an older transition in the log may have set the cell since.
+    const wins = (column: string) => change.op === 'transition' || !local.has(column) || change.hlc >= local.get(column)!;
     const winners = change.op === 'fact' && exists ? [] : columns.filter(([c]) => wins(c));
     if (winners.length === 0) return null;
 

@@ -10,7 +10,7 @@ export type SyncPolicy =
    * `deviceOnly` columns never leave the device (a tx hash that would link a relayed transfer to
    * the entity, a sealed token); another device creating the row fills them with the value given.
    */
-  | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns }
+  | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns; blobs?: string[] }
   /** Written once; the same fact from two devices merges into one. */
   | { kind: 'fact' }
   /**
@@ -18,7 +18,7 @@ export type SyncPolicy =
    * created once, and a change to a `guards` column carries the values it expects to replace —
    * the hosted instance refuses it when another device moved the row first. Other columns are LWW.
    */
-  | { kind: 'guarded'; guards: string[] }
+  | { kind: 'guarded'; guards: string[]; deviceOnly?: DeviceOnlyColumns; blobs?: string[] }
   /** Stays on this device (sessions, queues, per-install counters, …), or does not sync yet. */
   | { kind: 'local'; why: string }
   /** Never leaves the device (keys, sealed tokens). */
@@ -33,6 +33,13 @@ export const secret = (why: string): SyncPolicy => ({ kind: 'secret', why });
 export const mutable: SyncPolicy = { kind: 'mutable' };
 export const fact: SyncPolicy = { kind: 'fact' };
 export const guarded = (...guards: string[]): SyncPolicy => ({ kind: 'guarded', guards });
+export const guardedExcept = (guards: string[], deviceOnly: DeviceOnlyColumns, blobs?: string[]): SyncPolicy => ({ kind: 'guarded', guards, deviceOnly, blobs });
+
+/** The files a change names (by sha256), per its table's `blobs` columns. */
+export function blobsOf(tables: SyncedTable[], change: { table: string; columns: Record<string, unknown> }): string[] {
+  const table = tables.find((t) => t.name === change.table);
+  return (table?.blobs ?? []).map((c) => change.columns[c]).filter((v): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
+}
 export const mutableExcept = (deviceOnly: DeviceOnlyColumns): SyncPolicy => ({ kind: 'mutable', deviceOnly });
 
 /** A synced table as capture and apply see it. */
@@ -45,6 +52,8 @@ export interface SyncedTable {
   guards: string[];
   /** Columns that stay on the device (not in `columns`), with the value other devices store. */
   deviceOnly: DeviceOnlyColumns;
+  /** Columns that name a file (blob) by sha256: it is uploaded before, and fetched with, the row. */
+  blobs: string[];
 }
 
 /** Every table of the schema by SQL name. */
@@ -64,7 +73,7 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     if (!table) throw new Error(`Sync policy for unknown table ${name}`);
     const config = getTableConfig(table);
     const all = config.columns.map((c) => c.name);
-    const deviceOnly = policy.kind === 'mutable' ? (policy.deviceOnly ?? {}) : {};
+    const deviceOnly = policy.kind === 'mutable' || policy.kind === 'guarded' ? (policy.deviceOnly ?? {}) : {};
     for (const c of Object.keys(deviceOnly)) if (!all.includes(c)) throw new Error(`Device-only column ${name}.${c} does not exist`);
     const columns = all.filter((c) => !(c in deviceOnly));
     const primaryKey = [...config.columns.filter((c) => c.primary).map((c) => c.name), ...config.primaryKeys.flatMap((p) => p.columns.map((c) => c.name))];
@@ -73,7 +82,9 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     const guards = policy.kind === 'guarded' ? policy.guards : [];
     for (const g of guards) if (!columns.includes(g)) throw new Error(`Guarded column ${name}.${g} does not exist`);
     for (const c of primaryKey) if (c in deviceOnly) throw new Error(`Key column ${name}.${c} cannot stay on the device`);
-    out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly });
+    const blobs = policy.kind === 'mutable' || policy.kind === 'guarded' ? (policy.blobs ?? []) : [];
+    for (const b of blobs) if (!columns.includes(b)) throw new Error(`Blob column ${name}.${b} is not synced`);
+    out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly, blobs });
   }
   return out;
 }

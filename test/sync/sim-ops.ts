@@ -42,6 +42,10 @@ export type Op = { dt: number } & (
   /** A decision on an event: two devices deciding the same event race as guarded transitions. */
   | { k: 'decide'; d: number; e: number; action: 'approve' | 'reject' | 'reverse' }
   | { k: 'account'; d: number; code: number }
+  /** A signature request made and sent (one signer with a signature field). */
+  | { k: 'request'; d: number }
+  /** An action on a request: two devices acting on one request race through its audit chain. */
+  | { k: 'requestAction'; d: number; r: number; action: 'remind' | 'cancel' | 'sign' }
   | { k: 'renameAccount'; d: number; a: number; name: number }
   | { k: 'sync'; d: number }
   /** A cycle on the device while it also takes a write (pull applies around a local write). */
@@ -96,6 +100,8 @@ const ledger: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('ledgerEvent' as const), d, large: fc.boolean(), key: fc.option(fc.nat({ max: EVENT_KEYS.length - 1 }), { nil: null }) }),
   fc.record({ dt, k: fc.constant('decide' as const), d, e: idx, action: fc.constantFrom('approve' as const, 'reject' as const, 'reverse' as const) }),
   fc.record({ dt, k: fc.constant('account' as const), d, code: fc.nat({ max: ACCOUNT_CODES.length - 1 }) }),
+  fc.record({ dt, k: fc.constant('request' as const), d }),
+  fc.record({ dt, k: fc.constant('requestAction' as const), d, r: idx, action: fc.constantFrom('remind' as const, 'cancel' as const, 'sign' as const) }),
   fc.record({ dt, k: fc.constant('renameAccount' as const), d, a: fc.nat({ max: ACCOUNT_CODES.length - 1 }), name: fc.nat({ max: ACCOUNT_NAMES.length - 1 }) }),
 ];
 

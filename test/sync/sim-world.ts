@@ -11,10 +11,11 @@ import { asc, eq } from 'drizzle-orm';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { changes as hostedChanges, entities as hostedEntities, rows as hostedRows } from '../../server/hosted/schema.js';
 import { engineOf } from '../../server/sync/engine.js';
+import { verifyAuditChain } from '../../server/documents/audit.js';
 import type { SyncedTable } from '../../server/sync/policy.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
-import { uploadPdf } from '../integration/documents-helpers.js';
+import { PNG_DATA_URL, uploadPdf } from '../integration/documents-helpers.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
 import { ACCOUNT_CODES, ACCOUNT_NAMES, CATEGORIES, EVENT_KEYS, GRANT_ROLE_OF_DEVICE, NAMES, SUBJECTS, type Op } from './sim-ops.js';
 
@@ -468,6 +469,39 @@ export class Run {
         if (!found) return 'no account';
         return ok('rename account', await c.patch(`/api/ledger/accounts/${found.id}`, { name: `${ACCOUNT_NAMES[op.name]} ${this.opIndex}` }));
       }
+      case 'request': {
+        const doc = await uploadPdf(c, { data: this.world.pdfs[0], name: `Contract ${this.opIndex}` });
+        if (doc.status !== 201) return ok('upload for request', doc);
+        this.created(doc.body.id);
+        const made = await c.post('/api/documents/signature-requests', { documentId: doc.body.id, title: `Request ${this.opIndex}`, signers: [{ name: 'Ada', email: 'ada@example.com' }] });
+        if (made.status !== 201) return ok('create request', made);
+        this.created(made.body.id);
+        const placed = await c.post(`/api/documents/signature-requests/${made.body.id}/fields`, { fields: [{ signerId: made.body.signers[0].id, type: 'signature', page: 1, x: 0.1, y: 0.8, width: 0.3, height: 0.06 }] });
+        if (placed.status !== 201) return ok('place field', placed);
+        return ok('send request', await c.patch(`/api/documents/signature-requests/${made.body.id}`, { action: 'send' }));
+      }
+      case 'requestAction': {
+        const id = this.pick(dev, 'signature_requests', op.r);
+        if (!id) return 'no request';
+        const base = `/api/documents/signature-requests/${id}`;
+        if (op.action === 'remind') return ok('remind', await c.post(`${base}/remind`, {}));
+        if (op.action === 'cancel') return ok('cancel', await c.patch(base, { action: 'cancel' }));
+        const signer = dev.server.ctx.sqlite.prepare("SELECT id FROM signers WHERE request_id = ? AND status = 'pending'").get(id) as { id: string } | undefined;
+        if (!signer) return 'no pending signer';
+        const link = await c.post(`${base}/signers/${signer.id}/signing-link`, {});
+        if (link.status !== 200) return ok('signing link', link);
+        const page = await dev.server.anon.get(`/api/sign/${link.body.token}`);
+        if (page.status !== 200) return ok('signing page', page);
+        const fields = page.body.fields.map((f: { id: string }) => ({ fieldId: f.id, value: PNG_DATA_URL }));
+        const signed = await dev.server.anon.post(`/api/sign/${link.body.token}`, { action: 'sign', fields });
+        // The seal runs after the answer: wait for it, so this operation's writes are all its own.
+        for (let i = 0; i < 200 && signed.status === 200; i++) {
+          const status = (dev.server.ctx.sqlite.prepare('SELECT status FROM signature_requests WHERE id = ?').get(id) as { status: string }).status;
+          if (status !== 'sent') break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return ok('sign', signed);
+      }
       case 'sync':
         return this.cycle(dev);
       case 'syncWhileWriting': {
@@ -560,6 +594,12 @@ export class Run {
       .all(this.entityId);
     check(unbalanced.length === 0, () => `device ${dev.index + 1}: unbalanced entries ${json(unbalanced)}`);
     this.world.count('ledger events at the end', events.length);
+    const requests = sqlite.prepare('SELECT id, status FROM signature_requests WHERE entity_id = ?').all(this.entityId) as { id: string; status: string }[];
+    for (const r of requests) {
+      const chain = verifyAuditChain(dev.server.ctx.db, this.entityId, r.id);
+      check(chain.valid, () => `device ${dev.index + 1}: audit chain of request ${r.id} broken at ${chain.brokenAt}: ${chain.reason}`);
+      this.world.count(`signature requests ${r.status} at the end`);
+    }
   }
 
   private cursorOf(dev: Device): number {
@@ -626,7 +666,9 @@ export class Run {
       }
     }
     // Identical canonical dumps (implied by the above, kept as the headline check).
-    for (let i = 1; i < dumps.length; i++) check(isDeepStrictEqual(dumps[i], dumps[0]), () => `device ${i + 1}'s dump differs from device 1's`);
+    // (Device-only columns — a signer's sealed token, this device's link base — differ by design.)
+    const synced = (dump: Dump) => Object.fromEntries(this.world.tables.map((t) => [t.name, normaliseRows(dump[t.name], t)]));
+    for (let i = 1; i < dumps.length; i++) check(isDeepStrictEqual(synced(dumps[i]), synced(dumps[0])), () => `device ${i + 1}'s dump differs from device 1's`);
 
     // Facts exactly once: one write and one log entry per message, present once everywhere.
     const facts = accepted.filter((w) => w.op === 'fact');

@@ -20,6 +20,7 @@ export function WalletPage() {
   if (!session.can('PRIVACY.USE')) return <Notice kind="warning">Your role does not include the private wallet.</Notice>;
   if (!status.data) return status.error ? <ErrorBanner error={status.error} onRetry={() => void status.reload()} /> : <Spinner />;
   const s = status.data;
+  if (s.heldElsewhere) return <HeldElsewhereWallet status={s} />;
   if (!s.initialized) {
     return (
       <>
@@ -42,6 +43,24 @@ export function WalletPage() {
     );
   }
   return <InitializedWallet status={s} reloadStatus={status.reload} />;
+}
+
+/** The wallet of an entity whose keys are on another of its devices: its history, read-only. */
+function HeldElsewhereWallet({ status }: { status: PrivacyStatus }) {
+  const session = useSession();
+  const history = useAsync(() => api.get<{ items: Activity[] }>('/api/privacy/history', { limit: 50 }));
+  return (
+    <>
+      <PageHeader title="Wallet" subtitle="Private (shielded) funds for this business" />
+      <Notice kind="info">
+        The keys of {session.entity?.name}'s wallet are on another of its devices. Payments are made there; here you see its history, synced without transaction details.
+      </Notice>
+      <Card title="Wallet address">
+        <code style={{ wordBreak: 'break-all' }}>{status.shieldedAddress}</code>
+      </Card>
+      {history.data ? <HistoryCard items={history.data.items} tokens={[]} /> : history.error ? <ErrorBanner error={history.error} onRetry={() => void history.reload()} /> : <Spinner />}
+    </>
+  );
 }
 
 function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; reloadStatus: () => Promise<void> }) {

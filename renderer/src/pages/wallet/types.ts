@@ -18,6 +18,8 @@ export interface ChainStatus {
 
 export interface PrivacyStatus {
   initialized: boolean;
+  /** The keys are on another device of the entity: this one shows the wallet read-only. */
+  heldElsewhere: boolean;
   shieldedAddress: string | null;
   ownerAddress: string | null;
   defaultChain: string;
