@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
+import { nameBasedId } from '../db/ids.js';
 import { nowIso } from '../context.js';
 import { listMembers } from '../auth/members.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
@@ -37,7 +38,8 @@ export function addFolderGrant(ctx: Context, entityId: string, accessor: Accesso
     id = existing.id;
     ctx.db.update(folderGrants).set({ level: input.level }).where(eq(folderGrants.id, id)).run();
   } else {
-    id = ctx.ids.next();
+    // One grant per folder and grantee, on every device: shared from two devices while apart, it is one row.
+    id = nameBasedId('folder_grant', folderId, input.userId ? `user:${input.userId}` : `role:${input.role}`);
     ctx.db
       .insert(folderGrants)
       .values({ id, entityId, folderId, userId: input.userId ?? null, role: input.role ?? null, level: input.level, createdBy: actorId, createdAt: nowIso(ctx) })

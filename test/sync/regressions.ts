@@ -46,17 +46,15 @@ export const regressions: Regression[] = [
   },
   {
     // Natural keys: devices 1 and 2 both share the folder with the role `member` while apart. Each
-    // grant is a row of its own id; applying the other device's row breaks the unique index
-    // (folder_id, role), the change is skipped, and each device keeps only its own grant while the
-    // hosted instance has both. Needs a rule for rows that are "the same" by natural key
-    // (e.g. the grant's id derived from folder and grantee, as DESIGN.md does for facts).
-    name: 'natural keys: the same folder grant made on two devices (known divergence)',
+    // grant used to be a row of its own id: applying the other device's row broke the unique index
+    // (folder_id, role), the change was skipped, and each device kept only its own grant while the
+    // hosted instance had both. A grant's id is now derived from folder and grantee: one row, LWW.
+    name: 'natural keys: the same folder grant made on two devices is one grant',
     collide: true,
     ops: [
       { dt: 0, k: 'grant', d: 0, f: 0, role: 'member', level: 'view' },
       { dt: 0, k: 'grant', d: 1, f: 0, role: 'member', level: 'edit' },
     ],
-    knownDivergence: /folder_grants: not the highest-HLC value of every cell/,
   },
   {
     // Natural keys: a category of the same name (unique per entity, case-insensitive) created on two

@@ -35,7 +35,7 @@ export type Op = { dt: number } & (
   | { k: 'category'; d: number; name: number }
   | { k: 'renameCategory'; d: number; c: number; name: number }
   | { k: 'deleteCategory'; d: number; c: number }
-  | { k: 'grant'; d: number; f: number; role: (typeof GRANT_ROLE_OF_DEVICE)[number]; level: 'view' | 'edit' }
+  | { k: 'grant'; d: number; f: number; role: (typeof GRANT_ROLES)[number]; level: 'view' | 'edit' }
   | { k: 'revokeGrant'; d: number; g: number }
   /** An invoice: small ones post, large ones are held for approval (threshold set before the link). */
   | { k: 'ledgerEvent'; d: number; large: boolean; key: number | null }
@@ -61,8 +61,8 @@ export type Op = { dt: number } & (
   | { k: 'skew'; d: number; seconds: number }
 );
 
-/** The role each device grants folders to when natural keys must not collide (see Run.collide). */
-export const GRANT_ROLE_OF_DEVICE = ['member', 'viewer', 'admin'] as const;
+/** Roles folders are shared with (the same grant from two devices is one row). */
+export const GRANT_ROLES = ['member', 'viewer', 'admin'] as const;
 
 const d = fc.integer({ min: 0, max: DEVICES - 1 });
 const idx = fc.nat({ max: 7 });
@@ -87,7 +87,7 @@ const edit: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('deleteDoc' as const), d, doc: idx }),
 ];
 
-const role = fc.constantFrom(...GRANT_ROLE_OF_DEVICE);
+const role = fc.constantFrom(...GRANT_ROLES);
 const keyed: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('category' as const), d, name: fc.nat({ max: CATEGORIES.length - 1 }) }),
   fc.record({ dt, k: fc.constant('renameCategory' as const), d, c: idx, name: fc.nat({ max: CATEGORIES.length - 1 }) }),

@@ -17,7 +17,7 @@ import { makePdf } from '../fixtures/pdf.js';
 import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { PNG_DATA_URL, uploadPdf } from '../integration/documents-helpers.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
-import { ACCOUNT_CODES, ACCOUNT_NAMES, CATEGORIES, EVENT_KEYS, GRANT_ROLE_OF_DEVICE, NAMES, SUBJECTS, type Op } from './sim-ops.js';
+import { ACCOUNT_CODES, ACCOUNT_NAMES, CATEGORIES, EVENT_KEYS, NAMES, SUBJECTS, type Op } from './sim-ops.js';
 
 const DELETED = '_deleted';
 /** Heal: at most this many rounds of one cycle per device before the world must be quiet. */
@@ -197,10 +197,10 @@ export class Run {
     readonly entityId: string,
     readonly ownerId: string,
     /**
-     * Categories (name unique per entity) and folder grants (one per folder and grantee) have
-     * natural keys. Unless `collide`, two devices never create the same key (category names carry
-     * the operation's index; each device grants its own role): that is a known divergence the
-     * engine does not resolve (see regressions.ts, "natural keys").
+     * Category names are unique per entity: unless `collide`, two devices never create the same
+     * name (names carry the operation's index), a known divergence the engine does not resolve
+     * (see regressions.ts, "natural keys"). Folder grants collide freely: their ids come from
+     * folder and grantee, so the same grant made on two devices is one row.
      */
     readonly collide: boolean,
   ) {}
@@ -443,7 +443,7 @@ export class Run {
       case 'grant': {
         const id = this.pick(dev, 'folders', op.f);
         if (!id) return 'no folder';
-        const role = this.collide ? op.role : GRANT_ROLE_OF_DEVICE[dev.index];
+        const role = op.role;
         return ok('grant', await c.post(`/api/documents/folders/${id}/grants`, { role, level: op.level }));
       }
       case 'revokeGrant': {
