@@ -1,3 +1,4 @@
+import { checkChainsFile } from './wallet/chains.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +42,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     },
     logDestination ?? pino.destination(1),
   );
+  const chainsProblem = config.chainsFile ? checkChainsFile(config.chainsFile) : null;
+  if (chainsProblem) throw new Error(chainsProblem);
   const { sqlite, db } = openDatabase(path.join(config.dataDir, 'bureau.db'), migrationsDir);
   const ids = { next: () => uuidv7() };
   const ctx: Context = {

@@ -70,6 +70,22 @@ function readChainsFile(file: string | undefined): { entries: Record<string, unk
   }
 }
 
+/**
+ * What is wrong with a chains file given at start (it does not parse, or an entry is invalid), or
+ * null. A file someone named on purpose stops the server with this message rather than leaving
+ * the wallet quietly "not configured" (inline `config.chains` entries stay tolerant: status shows them).
+ */
+export function checkChainsFile(file: string): string | null {
+  const read = readChainsFile(file);
+  if (read.problem) return `${read.problem} (${file})`;
+  if (Object.keys(read.entries).length === 0) return `chainsFile ${file} names no chains`;
+  for (const [name, entry] of Object.entries(read.entries)) {
+    const parsed = chainConfigSchema.safeParse(entry);
+    if (!parsed.success) return `chainsFile ${file}: chain "${name}" is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`).join('; ')}`;
+  }
+  return null;
+}
+
 /** Validates every configured chain; the file's entries sit under `config.chains`' entries. */
 export function loadChains(config: Pick<Context['config'], 'chains' | 'chainsFile'>): ChainRegistry {
   const file = readChainsFile(config.chainsFile);

@@ -204,12 +204,12 @@ describe('chain configuration', () => {
           pool: '0x1111111111111111111111111111111111111111',
           tokens: { BTT: '0x2222222222222222222222222222222222222222' },
         },
-        broken: { chainId: 'x', rpcUrl: 'not a url' },
       }),
     );
     const server = await startTestServer({
       chainsFile: file,
-      chains: { 'base-sepolia': { bundlerUrl: `http://127.0.0.1:${bundlerPort}/?apikey=SECRET-BUNDLER-KEY` } },
+      // An inline entry that does not validate is shown in status (the file's must all be valid: below).
+      chains: { 'base-sepolia': { bundlerUrl: `http://127.0.0.1:${bundlerPort}/?apikey=SECRET-BUNDLER-KEY` }, broken: { chainId: 'x', rpcUrl: 'not a url' } },
     });
     try {
       const owner = await server.signup();
@@ -232,6 +232,27 @@ describe('chain configuration', () => {
       expect(brokenChain).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
     } finally {
       await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a chains file that does not parse or validate stops the server at start, saying why', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-chains-'));
+    try {
+      const cases: [string, string, RegExp][] = [
+        // What `npm run devnet > chains.json` used to write: npm's banner before the JSON.
+        ['banner.json', '\n> bureau@0.1.0 devnet\n> tsx circuits/scripts/devnet.ts\n\n{"local":{}}', /chainsFile could not be read: .*banner\.json/],
+        ['invalid.json', JSON.stringify({ local: { chainId: 'x', rpcUrl: 'not a url' } }), /chain "local" is invalid: .*chainId/],
+        ['empty.json', '{}', /names no chains/],
+        ['array.json', '[]', /must hold a JSON object/],
+      ];
+      for (const [name, content, message] of cases) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, content);
+        await expect(startTestServer({ chainsFile: file })).rejects.toThrow(message);
+      }
+      await expect(startTestServer({ chainsFile: path.join(dir, 'missing.json') })).rejects.toThrow(/could not be read/);
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
