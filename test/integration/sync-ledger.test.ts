@@ -2,32 +2,18 @@
 // chart is one chart; decisions on the same event race as guarded transitions — the first to
 // reach the hosted instance wins, and the other device's decision with its journal entry is
 // undone there, so both keep the same balanced books.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
-import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
+import type { Client, SessionClient, TestServer } from '../helpers/server.js';
+import { startSyncPair, type SyncPair } from '../helpers/sync-pair.js';
 import { invoice, trialBalanceIsZero } from './ledger-helpers.js';
 
-let hosted: RunningHosted;
+let pair: SyncPair;
 let a: TestServer;
 let b: TestServer;
 let onA: SessionClient;
 let onB: Client;
-const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-ledger-'));
-
-const run = async (c: Client) => {
-  const res = await c.post('/api/sync/run', {});
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-};
-const settle = async () => {
-  for (let i = 0; i < 2; i++) {
-    await run(onA);
-    await run(onB);
-  }
-};
+const run = (c: Client) => pair.run(c);
+const settle = () => pair.settle();
 const books = async (c: Client) => {
   const events = (await c.get("/api/ledger/events?pageSize=200")).body.events.map((e: Record<string, unknown>) => ({ id: e.id, type: e.type, postingStatus: e.postingStatus, postingError: e.postingError }));
   const journal = (await c.get('/api/ledger/journal?pageSize=200')).body;
@@ -37,28 +23,15 @@ const books = async (c: Client) => {
 };
 
 beforeAll(async () => {
-  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent' });
-  a = await startTestServer();
-  b = await startTestServer();
-  onA = await a.signup({ entityName: 'Ledger Ltd' });
   // Both devices seed the default chart on their own before they meet (B later, on first use).
-  await onA.post('/api/ledger/events', invoice('100.00', '20.00'));
-  await onA.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' } });
-  const linked = await onA.post('/api/sync/link', { hostedUrl: hosted.url, email: onA.email, password: onA.password });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-  const code = await onA.post('/api/sync/devices/code', {});
-  const joined = await b.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.body.code, email: onA.email, password: onA.password });
-  expect(joined.status, JSON.stringify(joined.body)).toBe(201);
-  const cookie = (joined.headers.get('set-cookie') ?? '').split(';')[0];
-  onB = makeClient(b.url, { cookie, origin: b.url, 'x-entity-id': onA.entityId });
+  pair = await startSyncPair('Ledger Ltd', async (owner) => {
+    await owner.post('/api/ledger/events', invoice('100.00', '20.00'));
+    await owner.put('/api/ledger/settings', { approvalThresholds: { USD: '1000.00' } });
+  });
+  ({ a, b, onA, onB } = pair);
 }, 120_000);
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await hosted?.close();
-  fs.rmSync(hostedDir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 describe('ledger sync', () => {
   it('a joined device has the same events, journal, chart and settings', async () => {

@@ -2,33 +2,19 @@
 // chain travel; a signer's token stays on the device that made it (others hold only its hash);
 // the sealed PDF follows the completion; and when two devices act on one request unaware of
 // each other, the first to reach the hosted instance wins and the chain stays one valid chain.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
-import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
+import type { Client, SessionClient, TestServer } from '../helpers/server.js';
+import { startSyncPair, type SyncPair } from '../helpers/sync-pair.js';
 import { draftRequest, PNG_DATA_URL, signingToken } from './documents-helpers.js';
 
-let hosted: RunningHosted;
+let pair: SyncPair;
 let a: TestServer;
 let b: TestServer;
 let onA: SessionClient;
 let onB: Client;
-const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-signing-'));
 const base = '/api/documents/signature-requests';
-
-const run = async (c: Client) => {
-  const res = await c.post('/api/sync/run', {});
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-};
-const settle = async () => {
-  for (let i = 0; i < 2; i++) {
-    await run(onA);
-    await run(onB);
-  }
-};
+const run = (c: Client) => pair.run(c);
+const settle = () => pair.settle();
 /** What both devices must agree on: the request, its signers (without secrets) and the whole chain. */
 const view = async (c: Client, id: string) => {
   const r = (await c.get(`${base}/${id}`)).body;
@@ -51,24 +37,11 @@ async function sign(server: TestServer, token: string) {
 }
 
 beforeAll(async () => {
-  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent' });
-  a = await startTestServer();
-  b = await startTestServer();
-  onA = await a.signup({ entityName: 'Signing Ltd' });
-  const linked = await onA.post('/api/sync/link', { hostedUrl: hosted.url, email: onA.email, password: onA.password });
-  expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-  const code = await onA.post('/api/sync/devices/code', {});
-  const joined = await b.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.body.code, email: onA.email, password: onA.password });
-  expect(joined.status, JSON.stringify(joined.body)).toBe(201);
-  onB = makeClient(b.url, { cookie: (joined.headers.get('set-cookie') ?? '').split(';')[0], origin: b.url, 'x-entity-id': onA.entityId });
+  pair = await startSyncPair('Signing Ltd');
+  ({ a, b, onA, onB } = pair);
 }, 120_000);
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await hosted?.close();
-  fs.rmSync(hostedDir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 describe('signature requests across devices', () => {
   it('a request sent on one device, signed on both, completes with one valid chain and the sealed PDF on both', async () => {
@@ -129,13 +102,13 @@ describe('signature requests across devices', () => {
   it("a signer's token never leaves the device: the hosted instance holds its hash only", async () => {
     const { rows } = await import('../../server/hosted/schema.js');
     const { and, eq } = await import('drizzle-orm');
-    const stored = await hosted.ctx.store.db.select().from(rows).where(and(eq(rows.entityId, onA.entityId), eq(rows.tableName, 'signers')));
+    const stored = await pair.hosted.ctx.store.db.select().from(rows).where(and(eq(rows.entityId, onA.entityId), eq(rows.tableName, 'signers')));
     expect(stored.length).toBeGreaterThan(0);
     for (const r of stored) {
       expect(r.data).not.toHaveProperty('token_sealed');
       expect(r.data.token_hash).toMatch(/^[0-9a-f]{64}$/);
     }
-    const requests = await hosted.ctx.store.db.select().from(rows).where(and(eq(rows.entityId, onA.entityId), eq(rows.tableName, 'signature_requests')));
+    const requests = await pair.hosted.ctx.store.db.select().from(rows).where(and(eq(rows.entityId, onA.entityId), eq(rows.tableName, 'signature_requests')));
     for (const r of requests) expect(r.data).not.toHaveProperty('link_base_url');
   });
 });

@@ -1,54 +1,39 @@
 // The wallet across devices: its keys never leave the install that made them; the other devices
 // of the entity see the wallet and its history read-only, without what would link the entity to
 // its on-chain transfers, and cannot make a second wallet for it.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { rows as hostedRows } from '../../server/hosted/schema.js';
 import { insertActivity } from '../../server/wallet/activity.js';
-import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
+import type { Client, SessionClient } from '../helpers/server.js';
+import { startSyncPair, type SyncPair } from '../helpers/sync-pair.js';
 
-let hosted: RunningHosted;
-let a: TestServer;
-let b: TestServer;
+let pair: SyncPair;
 let onA: SessionClient;
 let onB: Client;
-const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-wallet-'));
+let shieldedAddress = '';
+let ownerAddress = '';
 const NULLIFIER = `0x${'ab'.repeat(32)}`;
 const TX_HASH = `0x${'cd'.repeat(32)}`;
 
 beforeAll(async () => {
-  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent' });
-  a = await startTestServer();
-  b = await startTestServer();
-  onA = await a.signup({ entityName: 'Wallet Ltd' });
+  // The wallet is made, and a private send recorded, on device A before the link.
+  pair = await startSyncPair('Wallet Ltd', async (owner, a) => {
+    const init = await owner.post('/api/privacy/initialize', {});
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    ({ shieldedAddress, ownerAddress } = init.body);
+    // A private send as the wallet records it (the devnet suites prove the real flow).
+    a.ctx.db.transaction((tx) => insertActivity(a.ctx, tx as never, { entityId: owner.entityId, chain: 'devnet', kind: 'sent', status: 'confirmed', token: 'ETH', amount: 2n * 10n ** 17n, counterparty: 'bureau1counterparty', txHash: TX_HASH, userOpHash: TX_HASH, nullifiers: [NULLIFIER], commitments: [NULLIFIER] }));
+  });
+  ({ onA, onB } = pair);
 }, 120_000);
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await hosted?.close();
-  fs.rmSync(hostedDir, { recursive: true, force: true });
-});
+afterAll(() => pair?.close());
 
 describe('wallet across devices', () => {
   it('the holder keeps its keys; another device shows the wallet and history read-only', async () => {
-    const init = await onA.post('/api/privacy/initialize', {});
-    expect(init.status, JSON.stringify(init.body)).toBe(200);
-    // A private send as the wallet records it (the devnet suites prove the real flow).
-    a.ctx.db.transaction((tx) => insertActivity(a.ctx, tx as never, { entityId: onA.entityId, chain: 'devnet', kind: 'sent', status: 'confirmed', token: 'ETH', amount: 2n * 10n ** 17n, counterparty: 'bureau1counterparty', txHash: TX_HASH, userOpHash: TX_HASH, nullifiers: [NULLIFIER], commitments: [NULLIFIER] }));
-    const linked = await onA.post('/api/sync/link', { hostedUrl: hosted.url, email: onA.email, password: onA.password });
-    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
-    const code = await onA.post('/api/sync/devices/code', {});
-    const joined = await b.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.body.code, email: onA.email, password: onA.password });
-    expect(joined.status, JSON.stringify(joined.body)).toBe(201);
-    onB = makeClient(b.url, { cookie: (joined.headers.get('set-cookie') ?? '').split(';')[0], origin: b.url, 'x-entity-id': onA.entityId });
-
     const status = (await onB.get('/api/privacy/status')).body;
-    expect(status).toMatchObject({ initialized: false, heldElsewhere: true, shieldedAddress: init.body.shieldedAddress, ownerAddress: init.body.ownerAddress });
+    expect(status).toMatchObject({ initialized: false, heldElsewhere: true, shieldedAddress, ownerAddress });
     expect((await onA.get('/api/privacy/status')).body).toMatchObject({ initialized: true, heldElsewhere: false });
 
     const history = await onB.get('/api/privacy/history');
@@ -73,7 +58,7 @@ describe('wallet across devices', () => {
   });
 
   it('the hosted instance never receives nullifiers, commitments, transaction hashes or counterparties', async () => {
-    const stored = await hosted.ctx.store.db.select().from(hostedRows).where(and(eq(hostedRows.entityId, onA.entityId), eq(hostedRows.tableName, 'wallet_activity')));
+    const stored = await pair.hosted.ctx.store.db.select().from(hostedRows).where(and(eq(hostedRows.entityId, onA.entityId), eq(hostedRows.tableName, 'wallet_activity')));
     expect(stored).toHaveLength(1);
     const text = JSON.stringify(stored[0].data);
     for (const secret of [NULLIFIER, TX_HASH, 'bureau1counterparty']) expect(text).not.toContain(secret.slice(2, 20));
