@@ -11,7 +11,8 @@ import { reverseEvent } from './reverse-event.js';
 import { batchReclassify } from './reclassify.js';
 import { listEventTypes } from './event-types.js';
 import { createAccount, deleteAccount, listAccounts, updateAccount } from './accounts.js';
-import { listJournal } from './journal-report.js';
+import { exportJournalCsv, listJournal, MAX_CSV_LINES } from './journal-report.js';
+import { getBalanceSheet, getProfitAndLoss } from './statements.js';
 import { getTrialBalance } from './trial-balance.js';
 import { getLedgerSettings, updateLedgerSettings } from './settings.js';
 
@@ -176,6 +177,34 @@ export const ledgerRoutes: RouteDef[] = [
   route(
     { method: 'get', path: '/api/ledger/journal', summary: 'Journal entries with their lines', description: 'Filters: `accountId`, `eventId`, `from`, `to` (on effectiveAt); `page`, `pageSize` (1–200, default 50).', tags, access: view, query: s.journalQuery, response: s.journalResponse },
     ({ ctx, entityId, query }) => listJournal(ctx, entityId, query),
+  ),
+  route(
+    {
+      method: 'get',
+      path: '/api/ledger/journal.csv',
+      summary: 'Export the journal as CSV',
+      description: `A row per journal line, oldest first, with the journal's filters (no paging): effective_at, entry_id, event_id, event_type, kind, description, line, account_code, account_name, currency, debit, credit, memo. Text a spreadsheet would run as a formula is prefixed with an apostrophe. More than ${MAX_CSV_LINES} lines → 413: export a shorter period.`,
+      tags,
+      access: view,
+      query: s.journalCsvQuery,
+      produces: 'text/csv',
+      errors: { 413: 'Too many lines for one export' },
+    },
+    ({ ctx, entityId, query, res }) => {
+      const csv = exportJournalCsv(ctx, entityId, query);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="journal.csv"');
+      res.setHeader('Cache-Control', 'no-store');
+      res.end(csv);
+    },
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to' } },
+    ({ ctx, entityId, query }) => getProfitAndLoss(ctx, entityId, query),
+  ),
+  route(
+    { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse },
+    ({ ctx, entityId, query }) => getBalanceSheet(ctx, entityId, query),
   ),
   route(
     { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse },

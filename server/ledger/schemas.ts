@@ -262,3 +262,37 @@ export const updateSettingsBody = settingsSchema.extend({
   entityId: z.uuid().optional(),
   requireSeparateApprover: z.boolean().optional().meta({ description: 'Unchanged when omitted' }),
 });
+
+export const journalCsvQuery = journalQuery.omit({ page: true, pageSize: true });
+
+const statementLine = z.object({ accountId: z.uuid(), code: z.string(), name: z.string(), amount: decimalString });
+const statementSection = z.object({ lines: z.array(statementLine).meta({ description: 'Accounts with a non-zero amount, by code' }), total: decimalString });
+
+export const profitAndLossQuery = z.object({
+  entityId: z.uuid().optional(),
+  from: isoDateTime.optional().meta({ description: 'Entries with effectiveAt > from. Default: from the first entry.' }),
+  to: isoDateTime.optional().meta({ description: 'Entries with effectiveAt ≤ to. Default: now.' }),
+});
+export const profitAndLossResponse = z
+  .object({
+    from: z.string().nullable(),
+    to: z.string(),
+    currencies: z.array(z.object({ currency: z.string(), revenue: statementSection, expenses: statementSection, netIncome: decimalString.meta({ description: 'revenue − expenses' }) })),
+  })
+  .meta({ id: 'LedgerProfitAndLoss', description: 'Per currency (amounts in different currencies are never added). Revenue grows by credits (contra-revenue such as returns reduces it), expenses by debits.' });
+
+export const balanceSheetQuery = z.object({ entityId: z.uuid().optional(), asOf: isoDateTime.optional().meta({ description: 'Entries with effectiveAt ≤ asOf. Default: now.' }) });
+export const balanceSheetResponse = z
+  .object({
+    asOf: z.string(),
+    currencies: z.array(
+      z.object({
+        currency: z.string(),
+        assets: statementSection,
+        liabilities: statementSection,
+        equity: statementSection.extend({ currentEarnings: decimalString.meta({ description: 'Revenue − expenses to date, not closed into retained earnings: part of equity' }) }),
+        liabilitiesAndEquity: decimalString.meta({ description: 'Always equal to assets.total' }),
+      }),
+    ),
+  })
+  .meta({ id: 'LedgerBalanceSheet', description: 'Per currency. assets.total = liabilities.total + equity.total for every currency.' });

@@ -1,4 +1,4 @@
-import { and, eq, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
@@ -51,9 +51,9 @@ export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   });
 }
 
-/** Partial sums per account, currency and side. */
-function readParts(db: Db, entityId: string, at: string): Part[] {
-  const scope = and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at));
+/** Partial sums per account, currency and side of the entries dated in (from, at] (from: the beginning when absent). */
+export function readParts(db: Db, entityId: string, at: string, after?: string): Part[] {
+  const scope = and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at), after ? gt(ledgerEntries.effectiveAt, after) : undefined);
   const fits = sql`length(${ledgerLines.amount}) <= 18`; // < 10^18 < 2^63
   const lines = (where: SQL | undefined) =>
     db

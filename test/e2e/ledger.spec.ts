@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { test, expect, screenshot } from './fixtures.js';
 
 test('post an event through the API, see it in the UI, reclassify it there, see the reversal', async ({ signedIn: { page, client }, server }) => {
@@ -107,4 +108,31 @@ test('record an event by hand from the catalogue example', async ({ signedIn: { 
   await page.getByLabel('Payload (JSON)').fill('{ "currency": ');
   await page.getByRole('button', { name: 'Record and post' }).click();
   await expect(page.getByText('The payload is not valid JSON')).toBeVisible();
+});
+
+test('statements: profit and loss and the balance sheet per currency, and the journal exported as CSV', async ({ signedIn: { page, client }, server }) => {
+  await client.post('/api/ledger/events', { type: 'owner_contribution', payload: { ownerName: 'Ada', currency: 'USD', amount: '5000.00' } });
+  await client.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-9', currency: 'USD', netAmount: '800.00', taxAmount: '160.00' } });
+  await client.post('/api/ledger/events', { type: 'bill_received', payload: { billNumber: 'B-9', currency: 'EUR', netAmount: '50.00', taxAmount: '10.00' } });
+
+  await page.goto(`${server.url}/ledger/statements`);
+  const pl = page.getByRole('table', { name: 'Profit and loss USD' });
+  await expect(pl.locator('tr[data-account-code="4000"]')).toContainText('800.00');
+  await expect(pl.locator('tr[data-total="Net income"]')).toContainText('800.00');
+  await expect(page.getByRole('table', { name: 'Profit and loss EUR' }).locator('tr[data-total="Net income"]')).toContainText('-50.00');
+  const bs = page.getByRole('table', { name: 'Balance sheet USD' });
+  await expect(bs.locator('tr[data-total="Assets"]')).toContainText('5960.00');
+  await expect(bs.locator('tr[data-total="Liabilities and equity"]')).toContainText('5960.00');
+  await expect(bs).toContainText('Current earnings (not yet closed)');
+  await screenshot(page, 'ledger-statements');
+  // A period before anything was posted: nothing in it.
+  await page.getByLabel('To (UTC)').fill('2020-01-01');
+  await expect(page.getByText('Nothing posted yet')).toBeVisible();
+
+  await page.goto(`${server.url}/ledger/journal`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toBe('journal.csv');
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('effective_at,entry_id,event_id,event_type,kind,description,line,account_code,account_name,currency,debit,credit,memo');
+  expect(csv).toContain(',invoice_created,posting,');
 });

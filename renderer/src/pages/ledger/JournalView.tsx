@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
 import { useAsync } from '../../ui/hooks';
+import { useSession } from '../../session';
 import { JournalLines } from './JournalLines';
 import type { Account, JournalEntry } from './types';
 
 const PAGE_SIZE = 20;
 
 export function JournalView() {
+  const session = useSession();
   const [accountId, setAccountId] = useState('');
   const [page, setPage] = useState(1);
   const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: 'true' }));
@@ -27,6 +29,10 @@ export function JournalView() {
             </option>
           ))}
         </select>
+        {/* A plain link: the browser downloads with the session cookie; the entity goes in the query. */}
+        <a className="btn btn-secondary" style={{ marginLeft: 'auto' }} href={`/api/ledger/journal.csv?${new URLSearchParams({ ...(session.entity ? { entityId: session.entity.id } : {}), ...(accountId ? { accountId } : {}) })}`} download>
+          Export CSV
+        </a>
       </div>
       <ErrorBanner error={journal.error} onRetry={() => void journal.reload()} />
       {journal.loading && !journal.data ? (

@@ -2,6 +2,7 @@ import { Navigate, NavLink, Route, Routes } from 'react-router';
 import { PageHeader } from '../../ui/components';
 import { EventsView } from './EventsView';
 import { TrialBalanceView } from './TrialBalanceView';
+import { StatementsView } from './StatementsView';
 import { AccountsView } from './AccountsView';
 import { JournalView } from './JournalView';
 
@@ -9,6 +10,7 @@ const views = [
   { path: 'events', label: 'Events', element: <EventsView /> },
   { path: 'journal', label: 'Journal', element: <JournalView /> },
   { path: 'trial-balance', label: 'Trial balance', element: <TrialBalanceView /> },
+  { path: 'statements', label: 'Statements', element: <StatementsView /> },
   { path: 'accounts', label: 'Accounts', element: <AccountsView /> },
 ];
 

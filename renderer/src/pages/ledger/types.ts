@@ -10,6 +10,8 @@ import type {
   settingsSchema,
   statusCountsSchema,
   trialBalanceResponse,
+  profitAndLossResponse,
+  balanceSheetResponse,
 } from '../../../../server/ledger/schemas';
 
 export type LedgerEvent = z.output<typeof ledgerEventSchema>;
@@ -20,6 +22,8 @@ export type EventType = z.output<typeof eventTypeSchema>;
 export type JournalEntry = z.output<typeof journalEntrySchema>;
 export type Account = z.output<typeof accountSchema>;
 export type TrialBalance = z.output<typeof trialBalanceResponse>;
+export type ProfitAndLoss = z.output<typeof profitAndLossResponse>;
+export type BalanceSheet = z.output<typeof balanceSheetResponse>;
 export type ReclassifyResult = z.output<typeof batchReclassifyResponse>;
 export type LedgerSettings = z.output<typeof settingsSchema>;
 export type PostingStatus = LedgerEvent['postingStatus'];
