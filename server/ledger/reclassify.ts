@@ -1,6 +1,10 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { BadRequestError, HttpError } from '../http/errors.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/open.js';
+import { BadRequestError, ConflictError, HttpError } from '../http/errors.js';
+import { entryIdOf } from './ids.js';
+import { formatMinor } from './money.js';
 import { evaluateEvent } from './evaluate.js';
 import { reversePosting } from './journal.js';
 import { loadEvent, updateEvent } from './load.js';
@@ -8,13 +12,57 @@ import { processNewEvent } from './post-event.js';
 import type { EventRow } from './present.js';
 import { findEventType } from './rules/index.js';
 import { inLedgerTx } from './setup.js';
-import type { Actor } from './tables.js';
+import { ledgerAccounts, ledgerLines, type Actor } from './tables.js';
+
+export interface ImpossibleBalance {
+  accountId: string;
+  code: string;
+  name: string;
+  currency: string;
+  /** The balance the correction would leave, signed the way the account normally grows (negative: impossible). */
+  balance: string;
+}
 
 export interface ReclassifyResult {
   eventId: string;
   success: boolean;
   message: string;
   newEventId?: string;
+  impossibleBalances?: ImpossibleBalance[];
+}
+
+/** A correction that would leave a balance no business can have; refused unless forced. */
+class ImpossibleBalanceError extends ConflictError {
+  constructor(readonly balances: ImpossibleBalance[]) {
+    const first = balances[0];
+    super(`Would leave ${first.name} (${first.code}) at ${first.balance} ${first.currency}${balances.length > 1 ? ` and ${balances.length - 1} more` : ''} — already settled? Reclassify with force to do it anyway`);
+  }
+}
+
+/**
+ * Asset and liability accounts the correction moved whose balance it leaves on the wrong side
+ * (a receivable below zero because the invoice had been paid): each a balance no business has.
+ * Only a balance the correction made worse counts; one that was already wrong is not its doing.
+ */
+function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): ImpossibleBalance[] {
+  const moved = db.select().from(ledgerLines).where(and(eq(ledgerLines.entityId, entityId), inArray(ledgerLines.entryId, entryIds))).all();
+  const out: ImpossibleBalance[] = [];
+  for (const key of new Set(moved.map((l) => `${l.accountId}|${l.currency}`))) {
+    const [accountId, currency] = key.split('|');
+    const account = db.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get()!;
+    if (account.type !== 'asset' && account.type !== 'liability') continue;
+    const sign = (side: string) => ((side === 'debit') === (account.type === 'asset') ? 1n : -1n);
+    const delta = moved.filter((l) => l.accountId === accountId && l.currency === currency).reduce((n, l) => n + sign(l.side) * BigInt(l.amount), 0n);
+    if (delta >= 0n) continue;
+    const after = db
+      .select({ side: ledgerLines.side, amount: ledgerLines.amount })
+      .from(ledgerLines)
+      .where(and(eq(ledgerLines.entityId, entityId), eq(ledgerLines.accountId, accountId), eq(ledgerLines.currency, currency)))
+      .all()
+      .reduce((n, l) => n + sign(l.side) * BigInt(l.amount), 0n);
+    if (after < 0n) out.push({ accountId, code: account.code, name: account.name, currency, balance: formatMinor(after, currency) });
+  }
+  return out.sort((x, y) => x.code.localeCompare(y.code));
 }
 
 /**
@@ -23,16 +71,16 @@ export interface ReclassifyResult {
  * touches nothing and is reported per event. Retrying a batch is safe: an event already
  * reclassified to the same type reports success with the same newEventId and posts nothing.
  */
-export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string, actor: Actor | null = null) {
+export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string, actor: Actor | null = null, force = false) {
   const def = findEventType(newEventType);
   if (!def) throw new BadRequestError(`Unknown event type "${newEventType}"`);
   if (!def.post) throw new BadRequestError(`${newEventType} has no posting rule; reclassify to a type that posts`);
-  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType, actor));
+  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType, actor, force));
   const succeeded = results.filter((r) => r.success).length;
   return { summary: { total: results.length, succeeded, failed: results.length - succeeded }, results };
 }
 
-function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string, actor: Actor | null): ReclassifyResult {
+function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string, actor: Actor | null, force: boolean): ReclassifyResult {
   try {
     return inLedgerTx(ctx, entityId, (db) => {
       const original = loadEvent(db, entityId, eventId);
@@ -79,9 +127,12 @@ function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEvent
       // reports as of earlier dates never change; the event keeps its business timestamp.
       const posted = processNewEvent(ctx, db, replacement, { skipApproval: true, effectiveAt: now });
       if (posted.postingStatus !== 'posted') throw new Error(`reclassified event did not post: ${posted.postingError ?? posted.postingStatus}`);
+      const impossible = impossibleBalancesAfter(db, entityId, [reversalEntryId, entryIdOf(replacement.id, 'posting')]);
+      if (impossible.length && !force) throw new ImpossibleBalanceError(impossible); // rolls this event's correction back
       return { eventId, success: true, message: `Reversed and reposted as ${newEventType}`, newEventId: replacement.id };
     });
   } catch (err) {
+    if (err instanceof ImpossibleBalanceError) return { eventId, success: false, message: err.message, impossibleBalances: err.balances };
     if (err instanceof HttpError) return { eventId, success: false, message: err.status === 404 ? 'Event not found' : err.message };
     ctx.log.error({ err, eventId }, 'ledger reclassification failed');
     return { eventId, success: false, message: 'Internal error; nothing was changed for this event' };

@@ -156,12 +156,24 @@ export const batchReclassifyBody = z.object({
     .max(200, 'At most 200 events per batch')
     .refine((ids) => new Set(ids).size === ids.length, 'eventIds must not repeat'),
   newEventType: z.string().min(1).max(80),
+  force: z.boolean().optional().meta({ description: 'Reclassify events even when the correction would leave an asset or liability account on the wrong side of zero (see impossibleBalances). Default false.' }),
 });
 
 export const batchReclassifyResponse = z
   .object({
     summary: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
-    results: z.array(z.object({ eventId: z.uuid(), success: z.boolean(), message: z.string(), newEventId: z.uuid().optional() })),
+    results: z.array(
+      z.object({
+        eventId: z.uuid(),
+        success: z.boolean(),
+        message: z.string(),
+        newEventId: z.uuid().optional(),
+        impossibleBalances: z
+          .array(z.object({ accountId: z.uuid(), code: z.string(), name: z.string(), currency: z.string(), balance: decimalString }))
+          .optional()
+          .meta({ description: 'Why an event was refused: the asset or liability accounts its correction would leave below zero (e.g. a receivable of an invoice already paid). Send force: true to reclassify anyway.' }),
+      }),
+    ),
   })
   .meta({ id: 'LedgerBatchReclassifyResult' });
 

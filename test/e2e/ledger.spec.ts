@@ -136,3 +136,38 @@ test('statements: profit and loss and the balance sheet per currency, and the jo
   expect(csv.split('\r\n')[0]).toBe('effective_at,entry_id,event_id,event_type,kind,description,line,account_code,account_name,currency,debit,credit,memo');
   expect(csv).toContain(',invoice_created,posting,');
 });
+
+test('reversing asks for confirmation and a reason, which the journal keeps', async ({ signedIn: { page, client }, server }) => {
+  const posted = await client.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-R', currency: 'USD', netAmount: '10.00', taxAmount: '0.00' } });
+  await page.goto(`${server.url}/ledger`);
+  await page.locator(`tr[data-event-id="${posted.body.id}"]`).click();
+  const detail = page.getByTestId('ledger-event-detail');
+  await expect(detail).toBeVisible();
+  await page.getByRole('button', { name: 'Reverse…' }).click();
+  const confirm = page.getByRole('button', { name: 'Reverse event' });
+  await expect(confirm).toBeDisabled();
+  await page.getByRole('button', { name: 'Keep it' }).click();
+  await expect(page.getByTestId('reverse-confirm')).toHaveCount(0);
+  expect((await client.get(`/api/ledger/events/${posted.body.id}`)).body.postingStatus).toBe('posted');
+  await page.getByRole('button', { name: 'Reverse…' }).click();
+  await page.getByLabel('Reason (required)').fill('Entered twice');
+  await page.getByRole('button', { name: 'Reverse event' }).click();
+  await expect(detail).toContainText('Reversed');
+  await expect(detail).toContainText('Entered twice, by');
+});
+
+test('a correction that would leave a receivable below zero is refused, then done on purpose', async ({ signedIn: { page, client }, server }) => {
+  const inv = await client.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-P', currency: 'EUR', netAmount: '5000.00', taxAmount: '1050.00' } });
+  await client.post('/api/ledger/events', { type: 'invoice_paid', payload: { invoiceNumber: 'INV-P', currency: 'EUR', amount: '6050.00' } });
+  await page.goto(`${server.url}/ledger`);
+  const row = page.locator(`tr[data-event-id="${inv.body.id}"]`);
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Reclassify selected (1)' }).click();
+  await page.getByLabel('New event type').selectOption('payment_received');
+  await page.getByRole('button', { name: 'Reclassify 1 event' }).click();
+  const results = page.getByTestId('reclassify-results');
+  await expect(results).toContainText('0 of 1 reclassified');
+  await expect(results.locator('[data-impossible-balance="1100"]')).toContainText('Accounts receivable (1100) would be -6050.00 EUR');
+  await page.getByRole('button', { name: 'Reclassify anyway (1)' }).click();
+  await expect(results).toContainText('1 of 1 reclassified');
+});

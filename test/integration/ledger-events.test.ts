@@ -197,6 +197,8 @@ describe('reverse', () => {
     const detail = await c.get(`/api/ledger/events/${ev.id}`);
     const [posting, reversal] = detail.body.entries;
     expect(reversal).toMatchObject({ kind: 'reversal', reversesEntryId: posting.id });
+    // Who reversed it and why stay in the journal.
+    expect(reversal.description).toMatch(/\(entered twice, by .+\)$/);
     expect(reversal.lines.map((l: any) => [l.accountCode, l.side, l.amount])).toEqual(posting.lines.map((l: any) => [l.accountCode, l.side === 'debit' ? 'credit' : 'debit', l.amount]));
     expect((await c.post(`/api/ledger/events/${ev.id}/reverse`, {})).status).toBe(409);
     const failed = await postEvent(c, { type: 'invoice_created', payload: {} });

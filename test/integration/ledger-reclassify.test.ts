@@ -129,3 +129,30 @@ describe('retry after a crash mid-batch', () => {
     }
   });
 });
+
+describe('balances a correction must not make impossible', () => {
+  it('refuses, per event, to drive a receivable below zero (the invoice was already paid) unless forced', async () => {
+    const owner = await server.signup();
+    const paidInvoice = await postEvent(owner, { type: 'invoice_created', payload: { invoiceNumber: 'INV-42', currency: 'EUR', netAmount: '5000.00', taxAmount: '1050.00' } });
+    await postEvent(owner, { type: 'invoice_paid', payload: { invoiceNumber: 'INV-42', currency: 'EUR', amount: '6050.00' } });
+    const openInvoice = await postEvent(owner, invoice('100.00', '0.00'));
+    const receivable = async (currency: string) => (await owner.get('/api/ledger/trial-balance')).body.rows.find((r: any) => r.code === '1100' && r.currency === currency)?.balance;
+
+    const res = await reclassify(owner, [paidInvoice.id, openInvoice.id], 'payment_received');
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1 });
+    const refused = res.body.results[0];
+    expect(refused).toMatchObject({ eventId: paidInvoice.id, success: false, impossibleBalances: [{ code: '1100', name: 'Accounts receivable', currency: 'EUR', balance: '-6050.00' }] });
+    expect(refused.message).toMatch(/Would leave Accounts receivable \(1100\) at -6050.00 EUR .*force/);
+    expect(res.body.results[1]).toMatchObject({ eventId: openInvoice.id, success: true });
+    // Nothing of the refused correction stays: the event is still posted, the receivable settled.
+    expect((await owner.get(`/api/ledger/events/${paidInvoice.id}`)).body.postingStatus).toBe('posted');
+    expect(await receivable('EUR')).toBe('0.00');
+
+    expect((await owner.post('/api/ledger/events/batch-reclassify', { eventIds: [paidInvoice.id], newEventType: 'payment_received', force: 'yes' })).status).toBe(400);
+    const forced = await owner.post('/api/ledger/events/batch-reclassify', { eventIds: [paidInvoice.id], newEventType: 'payment_received', force: true });
+    expect(forced.body.results[0]).toMatchObject({ success: true });
+    expect(await receivable('EUR')).toBe('-6050.00');
+    expect(await trialBalanceIsZero(owner)).toBe(true);
+  });
+});

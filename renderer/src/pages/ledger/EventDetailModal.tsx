@@ -1,6 +1,7 @@
 import { api } from '../../api';
 import { useSession } from '../../session';
-import { Button, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
+import { useState } from 'react';
+import { Button, ErrorBanner, Modal, Notice, Spinner, TextInput } from '../../ui/components';
 import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
 import { JournalLines } from './JournalLines';
 import { StatusBadge } from './StatusBadge';
@@ -9,11 +10,15 @@ import type { LedgerEvent, LedgerEventDetail } from './types';
 export function EventDetailModal({ eventId, titleOf, onClose, onChanged, onOpen }: { eventId: string; titleOf: (t: string) => string; onClose: () => void; onChanged: () => void; onOpen: (id: string) => void }) {
   const session = useSession();
   const detail = useAsync(() => api.get<LedgerEventDetail>(`/api/ledger/events/${eventId}`), [eventId]);
-  const act = useAction(async (action: 'approve' | 'reject' | 'reverse') => {
-    await api.post<LedgerEvent>(`/api/ledger/events/${eventId}/${action}`, {});
+  const act = useAction(async (action: 'approve' | 'reject' | 'reverse', body: Record<string, unknown> = {}) => {
+    await api.post<LedgerEvent>(`/api/ledger/events/${eventId}/${action}`, body);
     await detail.reload();
     onChanged();
+    setReversing(false);
   });
+  // Reversing books a correcting entry that stays in the journal: asked for, with a reason.
+  const [reversing, setReversing] = useState(false);
+  const [reason, setReason] = useState('');
   const e = detail.data;
   const canDecide = e?.postingStatus === 'pending_approval' && session.can('LEDGER.APPROVE');
   const canReverse = e?.postingStatus === 'posted' && session.can('LEDGER.POST');
@@ -23,10 +28,18 @@ export function EventDetailModal({ eventId, titleOf, onClose, onChanged, onOpen 
       onClose={onClose}
       footer={
         <>
-          {canReverse && (
-            <Button variant="danger" busy={act.pending} onClick={() => void act.run('reverse')}>
-              Reverse
+          {canReverse && !reversing && (
+            <Button variant="danger" onClick={() => setReversing(true)}>
+              Reverse…
             </Button>
+          )}
+          {canReverse && reversing && (
+            <>
+              <Button onClick={() => setReversing(false)}>Keep it</Button>
+              <Button variant="danger" busy={act.pending} disabled={!reason.trim()} onClick={() => void act.run('reverse', { reason: reason.trim() })}>
+                Reverse event
+              </Button>
+            </>
           )}
           {canDecide && (
             <>
@@ -43,6 +56,12 @@ export function EventDetailModal({ eventId, titleOf, onClose, onChanged, onOpen 
       }
     >
       <ErrorBanner error={detail.error ?? act.error} />
+      {reversing && (
+        <div className="stack" data-testid="reverse-confirm">
+          <Notice kind="warning">Reversing books an entry that undoes this event's posting, dated now. It stays in the journal with your name and reason, and cannot be undone.</Notice>
+          <TextInput label="Reason (required)" value={reason} maxLength={500} onChange={(ev) => setReason(ev.target.value)} autoFocus />
+        </div>
+      )}
       {!e ? (
         <Spinner />
       ) : (

@@ -14,15 +14,29 @@ export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds
     setResult(r);
     onDone();
   });
+  // Events refused because the correction would leave a balance impossible: the person decides.
+  const refused = result?.results.filter((r) => r.impossibleBalances?.length).map((r) => r.eventId) ?? [];
+  const force = useAction(async () => {
+    const r = await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', { eventIds: refused, newEventType, force: true });
+    setResult((prev) => prev && { summary: { total: prev.summary.total, succeeded: prev.summary.succeeded + r.summary.succeeded, failed: prev.summary.failed - r.summary.succeeded }, results: prev.results.map((x) => r.results.find((y) => y.eventId === x.eventId) ?? x) });
+    onDone();
+  });
   return (
     <Modal
       title="Reclassify events"
       onClose={onClose}
       footer={
         result ? (
-          <Button variant="primary" onClick={onClose}>
-            Done
-          </Button>
+          <>
+            {refused.length > 0 && (
+              <Button variant="danger" busy={force.pending} onClick={() => void force.run()}>
+                Reclassify anyway ({refused.length})
+              </Button>
+            )}
+            <Button variant="primary" onClick={onClose}>
+              Done
+            </Button>
+          </>
         ) : (
           <>
             <Button onClick={onClose}>Cancel</Button>
@@ -33,7 +47,7 @@ export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds
         )
       }
     >
-      <ErrorBanner error={submit.error} />
+      <ErrorBanner error={submit.error ?? force.error} />
       {!result ? (
         <div className="form">
           <p className="muted" style={{ margin: 0 }}>
@@ -62,6 +76,11 @@ export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds
                     </td>
                     <td>
                       <Badge tone={r.success ? 'green' : 'red'}>{r.success ? 'Done' : 'Failed'}</Badge> <span>{r.message}</span>
+                      {r.impossibleBalances?.map((b) => (
+                        <div key={`${b.accountId}-${b.currency}`} className="muted" data-impossible-balance={b.code}>
+                          {b.name} ({b.code}) would be {b.balance} {b.currency}
+                        </div>
+                      ))}
                     </td>
                   </tr>
                 ))}
