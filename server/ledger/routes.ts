@@ -13,6 +13,7 @@ import { listEventTypes } from './event-types.js';
 import { createAccount, deleteAccount, listAccounts, updateAccount } from './accounts.js';
 import { exportJournalCsv, listJournal, MAX_CSV_LINES } from './journal-report.js';
 import { getBalanceSheet, getProfitAndLoss } from './statements.js';
+import { checkEvent } from './check-event.js';
 import { getTrialBalance } from './trial-balance.js';
 import { getLedgerSettings, updateLedgerSettings } from './settings.js';
 
@@ -68,6 +69,19 @@ export const ledgerRoutes: RouteDef[] = [
       if (!replayed) return event;
       res.status(200).set('Idempotent-Replayed', 'true').json(event);
     },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/check',
+      summary: 'What posting an event would do, without recording it',
+      description: 'Validates the payload against its type (errors per field) and runs the posting rule on the chart: the outcome posting would have and the journal lines it would write. Nothing is stored. An unknown `type` → 400.',
+      tags,
+      access: post,
+      body: s.checkEventBody,
+      response: s.checkEventResponse,
+    },
+    ({ ctx, entityId, body }) => checkEvent(ctx, entityId, body),
   ),
   route(
     {

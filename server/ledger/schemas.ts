@@ -308,3 +308,17 @@ export const balanceSheetResponse = z
     ),
   })
   .meta({ id: 'LedgerBalanceSheet', description: 'Per currency. assets.total = liabilities.total + equity.total for every currency.' });
+
+export const checkEventBody = z.object({
+  entityId: z.uuid().optional(),
+  type: postEventInput.shape.type,
+  payload: jsonObjectInput.default({}),
+  schemaVersion: z.string().min(1).max(20).optional(),
+});
+export const checkEventResponse = z
+  .object({
+    outcome: z.enum(['posted', 'pending_approval', 'unposted', 'failed']),
+    errors: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).meta({ description: 'Empty unless outcome is failed; path is from the payload root (empty: the event as a whole, e.g. an archived account)' }),
+    lines: z.array(z.object({ code: z.string(), name: z.string(), side: z.enum(['debit', 'credit']), amount: decimalString, currency: z.string() })).meta({ description: 'The journal lines posting would write' }),
+  })
+  .meta({ id: 'LedgerEventCheck' });

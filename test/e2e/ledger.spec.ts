@@ -92,19 +92,37 @@ test('approve a held event in the UI', async ({ signedIn: { page, client }, serv
   await screenshot(page, 'ledger-approved');
 });
 
-test('record an event by hand from the catalogue example', async ({ signedIn: { page }, server }) => {
+test('record an event by hand with the form its payload schema describes; JSON stays as an advanced option', async ({ signedIn: { page, client }, server }) => {
   await page.goto(`${server.url}/ledger/events`);
   await expect(page.getByText('No ledger events yet')).toBeVisible();
   await page.getByRole('button', { name: 'Record event' }).click();
+  await page.getByLabel('Event type').selectOption('payment_received');
+  // Plain words tell a cash sale from settling an invoice.
+  await expect(page.getByTestId('event-type-help')).toContainText('not invoiced first');
   await page.getByLabel('Event type').selectOption('expense_recorded');
-  await expect(page.getByLabel('Payload (JSON)')).toHaveValue(/Design software/);
+  const form = page.locator('.ledger-event-form');
+  await expect(form.getByLabel(/^Description/)).toHaveValue('Design software, yearly plan');
   await screenshot(page, 'ledger-record-event');
+  // A required field left empty and an amount that is not one: refused in the form, nothing posted.
+  await form.getByLabel(/^Net amount/).fill('12,50');
+  await form.getByLabel(/^Description/).fill('');
+  await page.getByRole('button', { name: 'Record and post' }).click();
+  // The server's check, shown under each field.
+  await expect(form.locator('#root_netAmount__error')).toBeVisible();
+  await expect(form.locator('#root_description__error')).toBeVisible();
+  expect((await client.get('/api/ledger/events')).body.total).toBe(0);
+  await form.getByLabel(/^Net amount/).fill('144.00');
+  await form.getByLabel(/^Description/).fill('Design software');
   await page.getByRole('button', { name: 'Record and post' }).click();
   const detail = page.getByTestId('ledger-event-detail');
   await expect(detail).toContainText('Software and subscriptions');
   await expect(detail).toContainText('172.80 USD');
   await page.getByRole('button', { name: 'Close' }).first().click();
+
   await page.getByRole('button', { name: 'Record event' }).click();
+  await page.getByRole('button', { name: 'Edit as JSON (advanced)' }).click();
+  // What the form held, as JSON.
+  await expect(page.getByLabel('Payload (JSON)')).toHaveValue(/"invoiceNumber": "INV-1001"/);
   await page.getByLabel('Payload (JSON)').fill('{ "currency": ');
   await page.getByRole('button', { name: 'Record and post' }).click();
   await expect(page.getByText('The payload is not valid JSON')).toBeVisible();

@@ -211,3 +211,28 @@ describe('reverse', () => {
     expect(() => server.ctx.sqlite.prepare('delete from ledger_entries').run()).toThrow(/append-only/);
   });
 });
+
+describe('check before posting', () => {
+  it('says per field what is wrong, previews the lines, and stores nothing', async () => {
+    const before = (await c.get('/api/ledger/events')).body.total;
+    const bad = await c.post('/api/ledger/events/check', { type: 'expense_recorded', payload: { currency: 'USD', netAmount: '12,50', description: '' } });
+    expect(bad.status).toBe(200);
+    expect(bad.body.outcome).toBe('failed');
+    expect(bad.body.errors.map((e: { path: string[] }) => e.path.join('.'))).toEqual(expect.arrayContaining(['netAmount', 'description']));
+    const good = await c.post('/api/ledger/events/check', { type: 'expense_recorded', payload: { description: 'Paper', currency: 'USD', netAmount: '10.00', taxAmount: '2.00', expenseAccount: '6400' } });
+    expect(good.body).toEqual({
+      outcome: 'posted',
+      errors: [],
+      lines: [
+        { code: '6400', name: 'Office supplies', side: 'debit', amount: '10.00', currency: 'USD' },
+        { code: '1200', name: 'VAT / sales tax receivable', side: 'debit', amount: '2.00', currency: 'USD' },
+        { code: '1010', name: 'Bank account', side: 'credit', amount: '12.00', currency: 'USD' },
+      ],
+    });
+    const noAccount = await c.post('/api/ledger/events/check', { type: 'expense_recorded', payload: { description: 'Paper', currency: 'USD', netAmount: '10.00', expenseAccount: '9999' } });
+    expect(noAccount.body).toMatchObject({ outcome: 'failed', errors: [{ path: [], message: 'Account 9999 is not in the chart of accounts' }] });
+    expect((await c.post('/api/ledger/events/check', { type: 'no_such_type', payload: {} })).status).toBe(400);
+    expect((await c.post('/api/ledger/events/check', { type: 'expense_recorded', payload: 'x' })).status).toBe(400);
+    expect((await c.get('/api/ledger/events')).body.total).toBe(before);
+  });
+});

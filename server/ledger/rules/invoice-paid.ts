@@ -4,7 +4,7 @@ import { accountCode, amount, currency, defineEventType, journal, label, moneyPa
 export const invoicePaid = defineEventType({
   type: 'invoice_paid',
   title: 'Invoice paid',
-  description: 'A customer paid (part of) an invoice.',
+  description: 'A customer paid (part of) an invoice you recorded earlier with "Invoice created": settles the receivable, no new revenue. For a sale that was never invoiced, use "Payment received".',
   schemaVersion: '1',
   payload: moneyPayload({ invoiceNumber: label(60), currency, amount, depositAccount: accountCode }, ['amount']),
   example: { invoiceNumber: 'INV-1001', currency: 'USD', amount: '1200.00' },

@@ -4,7 +4,7 @@ import { accountCode, amount, currency, defineEventType, journal, label, moneyPa
 export const paymentReceived = defineEventType({
   type: 'payment_received',
   title: 'Payment received',
-  description: 'Money received for a sale that was not invoiced first (a sales receipt).',
+  description: 'Money received for a sale that was not invoiced first (a sales receipt): books the revenue now. If you recorded an invoice for it, use "Invoice paid" instead, or the revenue is counted twice.',
   schemaVersion: '1',
   payload: moneyPayload(
     { reference: label(60).optional(), payerName: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount, depositAccount: accountCode, revenueAccount: accountCode },
