@@ -31,6 +31,14 @@ function linkBase(c: { ctx: { config: { publicUrl?: string } }; req: Request }):
   return c.ctx.config.publicUrl ?? `${c.req.protocol}://${c.req.get('host')}`;
 }
 
+/** Why a signing link is issued: the audit trail tells a link that left the sender's hands from one used in person. */
+const signingLinkBody = z.object({
+  purpose: z
+    .enum(['shared', 'in_person'])
+    .default('shared')
+    .meta({ description: '`shared`: the link is given to the signer (copied, sent by hand). `in_person`: the signer signs on this device, hosted by the caller.' }),
+});
+
 export const signatureRequestRoutes: RouteDef[] = [
   route(
     { method: 'get', path: '/api/documents/signature-parties', summary: 'People who can be added as signers', tags, access: { entity: 'QBH', permission: 'DOCUMENTS.VIEW', scope: 'read:documents' }, query: s.partiesQuery, response: z.array(s.partySchema) },
@@ -103,14 +111,16 @@ export const signatureRequestRoutes: RouteDef[] = [
       method: 'post',
       path: `${base}/{requestId}/signers/{signerId}/signing-link`,
       summary: "The signer's personal signing link",
-      description: 'For signing in person on this device ("Sign in person") or sharing the link by hand. Only while the request is sent. Recorded in the audit trail.',
+      description:
+        'For sharing the link by hand ("Copy link", `purpose: shared`, the default) or signing in person on this device ("Sign in person", `purpose: in_person`, then open /api/sign/{token}?inPerson=true). Only while the request is sent. Recorded in the audit trail as `signing_link_issued` with the purpose.',
       tags,
       access: subWrite,
       params: s.signerParams,
+      body: signingLinkBody,
       response: s.signingLinkResponse,
       errors: { 409: 'Not sent, or a cc recipient' },
     },
-    (c) => issueSigningLink(c.ctx, c.entityId, accessorOf(c.ctx, c.entityId, c.auth), c.params.requestId, c.params.signerId, linkBase(c), meta(c)),
+    (c) => issueSigningLink(c.ctx, c.entityId, accessorOf(c.ctx, c.entityId, c.auth), c.params.requestId, c.params.signerId, linkBase(c), meta(c), c.body.purpose),
   ),
   route(
     { method: 'get', path: `${base}/{requestId}/fields`, summary: 'Placed field overlays', tags, access: subRead, params: s.requestParams, response: z.array(s.fieldSchema) },

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Context } from '../context.js';
 import { route, type RouteDef } from '../http/route.js';
 import { limiterFor, withLimit, type RateLimitRule } from '../http/rate-limit.js';
@@ -18,6 +19,18 @@ export const UNKNOWN_LINK_RATE: RateLimitRule = { limit: 20, windowMs: 15 * 60_0
 const note =
   "Public: the unguessable signing token in the path is the credential (stored only as a SHA-256 hash). It gives access to this one signer's view of this one request and nothing else. " +
   'After 20 unknown links from one client IP within 15 minutes, signing-link requests from that IP answer 429 with Retry-After.';
+/** `?inPerson=true`: the signer signs on the host's device (the host's session cookie comes along). */
+const signingQuery = z.object({
+  inPerson: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({
+      description:
+        'true when a signed-in member hosts the signing on their device ("Sign in person"): the host must be a member who may send signature requests (401 signed out, 403 otherwise); opening does not mark the signer viewed, and signing or declining records `inPerson` and `hostedBy` in the audit entry.',
+    }),
+});
+const inPersonErrors = { 401: 'inPerson=true without a signed-in host', 403: 'inPerson=true and the host may not send signature requests or see this one' };
+
 const limited = { 429: 'Too many unknown signing links from this IP (Retry-After header)' };
 
 /** Runs a signing-link use case unless this IP is throttled; counts the miss if the link is unknown. */
@@ -31,14 +44,15 @@ export const signingRoutes: RouteDef[] = [
       method: 'get',
       path: '/api/sign/{token}',
       summary: 'The request as this signer sees it',
-      description: `${note} The first open is recorded as \`viewed\` in the audit trail.`,
+      description: `${note} The signer's first open is recorded as \`viewed\` in the audit trail; a host's in-person open is not.`,
       tags,
       access: 'public',
       params: tokenParams,
+      query: signingQuery,
       response: signingViewSchema,
-      errors: { 404: 'Unknown signing link', ...limited },
+      errors: { 404: 'Unknown signing link', ...inPersonErrors, ...limited },
     },
-    ({ ctx, params, ip, userAgent }) => withLinkThrottle(ctx, ip, () => viewAsSigner(ctx, params.token, { ip, userAgent })),
+    ({ ctx, params, query, auth, ip, userAgent }) => withLinkThrottle(ctx, ip, () => viewAsSigner(ctx, params.token, { ip, userAgent }, { inPerson: query.inPerson === 'true', auth })),
   ),
   route(
     {
@@ -49,11 +63,12 @@ export const signingRoutes: RouteDef[] = [
       tags,
       access: 'public',
       params: tokenParams,
+      query: signingQuery,
       body: signBody,
       response: signingViewSchema,
-      errors: { 404: 'Unknown signing link', 409: 'Not allowed now', ...limited },
+      errors: { 404: 'Unknown signing link', 409: 'Not allowed now', ...inPersonErrors, ...limited },
     },
-    ({ ctx, params, body, ip, userAgent }) => withLinkThrottle(ctx, ip, () => submitSigning(ctx, params.token, body, { ip, userAgent })),
+    ({ ctx, params, query, body, auth, ip, userAgent }) => withLinkThrottle(ctx, ip, () => submitSigning(ctx, params.token, body, { ip, userAgent }, { inPerson: query.inPerson === 'true', auth })),
   ),
   route(
     {

@@ -132,15 +132,18 @@ export function signingUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/sign/${token}`;
 }
 
-/** The signer's link, for signing in person on this device or sharing by hand. */
-export function issueSigningLink(ctx: Context, entityId: string, accessor: Accessor, requestId: string, signerId: string, baseUrl: string, meta: RequestMeta) {
+/**
+ * The signer's link, for signing in person on this device or sharing by hand; the audit entry says
+ * which (`purpose`), since a shared link leaves the sender's hands and an in-person one does not.
+ */
+export function issueSigningLink(ctx: Context, entityId: string, accessor: Accessor, requestId: string, signerId: string, baseUrl: string, meta: RequestMeta, purpose: 'shared' | 'in_person' = 'shared') {
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   const s = findSigner(ctx.db, entityId, requestId, signerId);
   assertStatus(r, ['sent'], 'issue a signing link');
   if (s.role === 'cc') throw new ConflictError('A cc recipient does not sign');
   const token = ctx.db.transaction((tx) => {
     const t = signerToken(tx, ctx, s);
-    appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId } });
+    appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, purpose } });
     return t;
   });
   return { url: signingUrl(r.linkBaseUrl ?? baseUrl, token), token };

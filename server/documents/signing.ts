@@ -3,14 +3,18 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { sha256Hex } from '../auth/passwords.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { actorOf, type Auth } from '../auth/authenticate.js';
+import { roleOf } from '../auth/entities.js';
+import { roleAllows } from '../auth/permissions.js';
+import { accessorOf } from '../folders/access.js';
 import { appendAudit, type AuditActor } from './audit.js';
 import { findDocument } from './documents.js';
 import { fieldsOf, presentField } from './fields.js';
 import { pngProblem } from './png.js';
 import { finalizeRequest } from './finalize.js';
 import { queueOwnerMail } from './notify.js';
-import { findRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
+import { findRequest, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
 import type { signBody } from './request-schemas.js';
 import { expireRequest, inviteSignersWhoseTurn } from './transitions.js';
 import { signatureFields, signatureRequests, signers } from './tables.js';
@@ -20,6 +24,37 @@ const MAX_SIGNATURE_PNG = 300 * 1024;
 interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+}
+
+/**
+ * How the signing page was opened: by the signer on their own device (the default), or `inPerson`
+ * on a device where `auth` (the host, a signed-in member) hands the screen to the signer.
+ */
+export interface SigningSession {
+  inPerson?: boolean;
+  auth?: Auth | null;
+}
+
+/**
+ * The host of an in-person signing: a signed-in member of the request's entity who may send
+ * signature requests and can see this one. Anyone else claiming to host is refused, so the audit
+ * trail's "hosted by" always names a real member.
+ */
+function inPersonHost(ctx: Context, r: RequestRow, auth: Auth | null | undefined): AuditActor {
+  if (!auth || auth.kind !== 'session') throw new UnauthorizedError('In-person signing is hosted by a signed-in member; sign in first');
+  const role = roleOf(ctx, r.entityId, auth.userId);
+  if (!role || !roleAllows(role, 'DOCUMENTS.SIGN')) throw new ForbiddenError('Only a member who may send signature requests can host in-person signing');
+  getVisibleRequest(ctx, r.entityId, accessorOf(ctx, r.entityId, auth), r.id);
+  return actorOf(auth) as AuditActor;
+}
+
+function hostOf(ctx: Context, r: RequestRow, session: SigningSession): AuditActor | null {
+  return session.inPerson ? inPersonHost(ctx, r, session.auth) : null;
+}
+
+/** What the audit trail keeps about an in-person signing (absent when the signer used their own link). */
+function inPersonData(host: AuditActor | null): Record<string, unknown> {
+  return host ? { inPerson: true, hostedBy: { id: host.id, name: host.name } } : {};
 }
 
 /** A token that matches no signer: counted per client IP against guessing (see sign-routes.ts). */
@@ -74,10 +109,15 @@ function present(ctx: Context, r: RequestRow, s: SignerRow) {
   };
 }
 
-/** What the signer sees; the first open is recorded in the audit trail. */
-export function viewAsSigner(ctx: Context, token: string, client: ClientInfo) {
+/**
+ * What the signer sees. The first open by the signer's own session is recorded as `viewed`; a host
+ * opening the screen for in-person signing is not the signer viewing it (the signing itself then
+ * records that the signer saw the document, in person).
+ */
+export function viewAsSigner(ctx: Context, token: string, client: ClientInfo, session: SigningSession = {}) {
   const { r, s } = resolveToken(ctx, token);
-  if (r.status === 'sent' && !s.viewedAt) {
+  const host = hostOf(ctx, r, session);
+  if (r.status === 'sent' && !s.viewedAt && !host) {
     const now = nowIso(ctx);
     ctx.db.transaction((tx) => {
       tx.update(signers).set({ viewedAt: now }).where(eq(signers.id, s.id)).run();
@@ -148,10 +188,11 @@ function fail(f: FieldRow, problem: string): never {
   throw new BadRequestError(`Field ${fieldName(f)} ${problem}`, { fieldId: f.id });
 }
 
-export async function submitSigning(ctx: Context, token: string, body: z.output<typeof signBody>, client: ClientInfo) {
+export async function submitSigning(ctx: Context, token: string, body: z.output<typeof signBody>, client: ClientInfo, session: SigningSession = {}) {
   const { r, s } = resolveToken(ctx, token);
+  const host = hostOf(ctx, r, session);
   assertCanAct(r, s);
-  if (body.action === 'decline') return declineAsSigner(ctx, r, s, body.reason, client);
+  if (body.action === 'decline') return declineAsSigner(ctx, r, s, body.reason, client, host);
   if (!signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).some((t) => t.id === s.id)) throw new ConflictError('It is not your turn to sign yet');
   const mine = fieldsOf(ctx.db, r.entityId, r.id).filter((f) => f.signerId === s.id);
   const given = new Map<string, string | boolean>();
@@ -168,7 +209,7 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
     for (const { f, value } of values) tx.update(signatureFields).set({ value, filledAt: value === null ? null : now }).where(and(eq(signatureFields.entityId, r.entityId), eq(signatureFields.id, f.id))).run();
     tx.update(signers).set({ status: 'signed', signedAt: now, signedIp: client.ip, signedUserAgent: client.userAgent?.slice(0, 400) ?? null, viewedAt: s.viewedAt ?? now }).where(eq(signers.id, s.id)).run();
     tx.update(signatureRequests).set({ updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length } });
+    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length, ...inPersonData(host) } });
     ctx.events.record(tx, { entityId: r.entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: now } });
     const left = signersOf(tx, r.entityId, r.id).filter((o) => ACTING_ROLES.has(o.role) && o.status !== 'signed');
     if (left.length === 0) return true;
@@ -183,15 +224,15 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
       ctx.log.error({ err, requestId: r.id }, 'sealing the completed request failed');
     }
   }
-  return viewAsSigner(ctx, token, client);
+  return viewAsSigner(ctx, token, client, session);
 }
 
-function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo) {
+function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo, host: AuditActor | null) {
   const now = nowIso(ctx);
   ctx.db.transaction((tx) => {
     tx.update(signers).set({ status: 'declined', declinedAt: now, declineReason: reason }).where(eq(signers.id, s.id)).run();
     tx.update(signatureRequests).set({ status: 'declined', declinedAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason } });
+    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason, ...inPersonData(host) } });
     ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason } });
     queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${reason}`);
   });

@@ -77,7 +77,8 @@ test('upload → folder and reorder → request → place fields → send → si
   for (let i = 1; i <= 12; i++) await page.mouse.move(box.x + 30 + i * 25, box.y + 100 + (i % 2 ? -40 : 30));
   await page.mouse.up();
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByRole('img', { name: 'Signature' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Signature \(required\)/ })).toHaveAccessibleName(/drawn signature/);
+  await expect(page.getByTestId('field-box').locator('img')).toBeVisible();
   await screenshot(page, 'sign-in-person');
   await page.getByRole('button', { name: 'Finish signing' }).click();
   await expect(page.getByText('Everyone has signed.')).toBeVisible();
@@ -135,10 +136,10 @@ test('a signing link: typed signature, text and checkbox fields; a second signer
   await page.getByRole('tab', { name: 'Type' }).click();
   await page.getByLabel('Type your name').fill('Kim Buyer');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByRole('button', { name: /^Text \(required\)/ }).click();
+  await page.getByRole('button', { name: /^PO number \(required\)/ }).click();
   await page.getByRole('textbox', { name: 'PO number' }).fill('PO-4711');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByRole('button', { name: /^Checkbox \(required\)/ }).click();
+  await page.getByRole('checkbox', { name: /^I agree \(required\)/ }).click();
   await screenshot(page, 'signing-link');
   await page.getByRole('button', { name: 'Finish signing' }).click();
   await expect(page.getByText('The others have been notified.')).toBeVisible();

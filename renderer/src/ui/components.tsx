@@ -124,16 +124,22 @@ export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'blue
 /** A modal dialog with focus moved inside and Escape to close. */
 export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
+  // Callers pass a new onClose each render; reading it through a ref keeps the effect to one run
+  // per opening, so focus is not moved back and forth while the dialog re-renders.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     const prev = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    // The first form control of the body (so typing can start at once), else the first button.
+    const first = ref.current?.querySelector<HTMLElement>('.modal-body input, .modal-body select, .modal-body textarea') ?? ref.current?.querySelector<HTMLElement>('.modal-body button, button');
+    first?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close.current();
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
       prev?.focus();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="modal" role="dialog" aria-modal="true" aria-label={title} ref={ref}>
@@ -154,7 +160,7 @@ export function Tabs<T extends string>({ tabs, value, onChange }: { tabs: { valu
   return (
     <div className="tabs" role="tablist">
       {tabs.map((t) => (
-        <button key={t.value} role="tab" aria-selected={t.value === value} className={`tab ${t.value === value ? 'tab-active' : ''}`} onClick={() => onChange(t.value)}>
+        <button key={t.value} type="button" role="tab" aria-selected={t.value === value} className={`tab ${t.value === value ? 'tab-active' : ''}`} onClick={() => onChange(t.value)}>
           {t.label}
         </button>
       ))}

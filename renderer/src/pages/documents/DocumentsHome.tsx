@@ -107,7 +107,10 @@ export function DocumentsHome() {
       {requesting && <NewRequestModal document={requesting} onClose={() => setRequesting(null)} />}
       {preview && (
         <Modal title={preview.name} onClose={() => setPreview(null)}>
-          <PdfPages path={`/api/documents/${preview.id}/content`} width={560} />
+          {/* The pages scroll in a focusable region of their own, so the keyboard can scroll them too. */}
+          <div className="preview-pages" tabIndex={0} role="region" aria-label={`Pages of ${preview.name}`}>
+            <PdfPages path={`/api/documents/${preview.id}/content`} width={560} />
+          </div>
         </Modal>
       )}
     </div>

@@ -11,7 +11,7 @@ export function InPersonSigning() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api
-      .post<{ token: string }>(`/api/documents/signature-requests/${requestId}/signers/${signerId}/signing-link`, {})
+      .post<{ token: string }>(`/api/documents/signature-requests/${requestId}/signers/${signerId}/signing-link`, { purpose: 'in_person' })
       .then((r) => setToken(r.token))
       .catch((err: Error) => setError(err.message));
   }, [requestId, signerId]);
@@ -21,7 +21,7 @@ export function InPersonSigning() {
         Signing in person on this device. <Link to={`/documents/requests/${requestId}`}>Back to the request</Link>
       </Notice>
       <ErrorBanner error={error} />
-      {token ? <SigningScreen token={token} /> : !error && <Spinner />}
+      {token ? <SigningScreen token={token} inPerson /> : !error && <Spinner />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Spinner, ErrorBanner } from '../../ui/components';
@@ -57,24 +57,52 @@ function PdfPage({ doc, pageNumber, width, children }: { doc: PDFDocumentProxy; 
   }, [doc, pageNumber, width]);
   return (
     <div className="pdf-page" style={{ width, height }} data-page={pageNumber} data-rendered={rendered || undefined}>
-      <canvas ref={canvas} style={{ width, height }} aria-label={`Page ${pageNumber}`} />
+      <canvas ref={canvas} style={{ width, height }} role="img" aria-label={`Page ${pageNumber}`} />
       <div className="pdf-overlay">{children}</div>
     </div>
   );
 }
 
-/** Every page of the PDF at `width` px, with an overlay layer per page for fields. */
-export function PdfPages({ path, width = 640, overlay }: { path: string; width?: number; overlay?: (pageNumber: number) => ReactNode }) {
+/** The content width of an element, kept current as it resizes (window, rotation, sidebar). */
+function useContentWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
+/**
+ * Every page of the PDF with an overlay layer per page for fields. With `fit`, pages are as wide as
+ * the space they have (at most `width`) times `zoom`, and the pages scroll sideways inside their
+ * own box when zoomed in, so a phone can reach every part of a page without the whole page
+ * scrolling sideways.
+ */
+export function PdfPages({ path, width = 640, overlay, fit = false, zoom = 1 }: { path: string; width?: number; overlay?: (pageNumber: number) => ReactNode; fit?: boolean; zoom?: number }) {
   const { doc, error } = usePdf(path);
+  const box = useContentWidth();
+  // 2 px less than the box so the page shadow does not itself cause a sideways scroll.
+  const pageWidth = fit ? Math.max(120, Math.floor(Math.min(width, box.width - 2) * zoom)) : width;
   if (error) return <ErrorBanner error={error} />;
-  if (!doc) return <Spinner label="Rendering PDF…" />;
   return (
-    <div className="pdf-pages">
-      {Array.from({ length: doc.numPages }, (_, i) => (
-        <PdfPage key={i} doc={doc} pageNumber={i + 1} width={width}>
-          {overlay?.(i + 1)}
-        </PdfPage>
-      ))}
+    <div className={fit ? 'pdf-scroll' : undefined} ref={box.ref} data-testid="pdf-scroll">
+      {!doc || (fit && box.width === 0) ? (
+        <Spinner label="Rendering PDF…" />
+      ) : (
+        <div className="pdf-pages">
+          {Array.from({ length: doc.numPages }, (_, i) => (
+            <PdfPage key={i} doc={doc} pageNumber={i + 1} width={pageWidth}>
+              {overlay?.(i + 1)}
+            </PdfPage>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

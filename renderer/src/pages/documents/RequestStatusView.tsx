@@ -1,9 +1,10 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
 import { Badge, Button, Card, ErrorBanner, Notice } from '../../ui/components';
 import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
 import { downloadBlob, fetchPdf } from './docs-api';
-import { STATUS_TONE, type SignatureRequest, type Signer } from './types';
+import { STATUS_TONE, type AuditEntry, type SignatureRequest, type Signer } from './types';
 
 const AUDIT_LABELS: Record<string, string> = {
   created: 'Request created',
@@ -15,7 +16,7 @@ const AUDIT_LABELS: Record<string, string> = {
   sent: 'Sent for signature',
   email_sent: 'E-mail delivered',
   email_failed: 'E-mail failed',
-  signing_link_issued: 'Signing link opened on this device',
+  signing_link_issued: 'Signing link issued',
   viewed: 'Document viewed',
   signed: 'Signed',
   declined: 'Declined',
@@ -25,8 +26,22 @@ const AUDIT_LABELS: Record<string, string> = {
   expired: 'Expired',
 };
 
-function SignerRow({ s, request }: { s: Signer; request: SignatureRequest }) {
+/** Per-signer audit entries say which signer and, for links and signing, shared or in person. */
+function auditLabel(e: AuditEntry, signers: Signer[]): string {
+  const who = signers.find((s) => s.id === e.data.signerId)?.name;
+  const forWho = who ? ` for ${who}` : '';
+  if (e.type === 'signing_link_issued') {
+    if (e.data.purpose === 'shared') return `Signing link shared${forWho}`;
+    if (e.data.purpose === 'in_person') return `In-person signing opened${forWho}`;
+  }
+  const hostedBy = (e.data.hostedBy as { name?: string } | undefined)?.name;
+  if ((e.type === 'signed' || e.type === 'declined') && e.data.inPerson) return `${AUDIT_LABELS[e.type]} in person, hosted by ${hostedBy ?? 'a member'}`;
+  return AUDIT_LABELS[e.type] ?? e.type;
+}
+
+function SignerRow({ s, request, onCopy }: { s: Signer; request: SignatureRequest; onCopy: (s: Signer) => void }) {
   const navigate = useNavigate();
+  const inPerson = request.auditLog.find((e) => (e.type === 'signed' || e.type === 'declined') && e.data.signerId === s.id && e.data.inPerson);
   const tone = s.status === 'signed' ? 'green' : s.status === 'declined' ? 'red' : s.viewedAt ? 'blue' : 'neutral';
   const label = s.status === 'pending' ? (s.role === 'cc' ? 'copy on completion' : s.viewedAt ? 'viewed' : s.sentAt ? 'invited' : 'waiting') : s.status;
   return (
@@ -40,11 +55,17 @@ function SignerRow({ s, request }: { s: Signer; request: SignatureRequest }) {
       <td>
         <Badge tone={tone}>{label}</Badge>
         {s.declineReason && <div className="muted">“{s.declineReason}”</div>}
+        {inPerson && <div className="muted">in person, hosted by {(inPerson.data.hostedBy as { name?: string } | undefined)?.name ?? 'a member'}</div>}
       </td>
       <td>{formatDateTime(s.signedAt ?? s.declinedAt ?? s.viewedAt ?? s.sentAt)}</td>
       <td>
         {request.status === 'sent' && s.status === 'pending' && s.role !== 'cc' && (
-          <Button onClick={() => navigate(`/documents/requests/${request.id}/sign/${s.id}`)}>Sign in person</Button>
+          <div className="row">
+            <Button aria-label={`Copy link for ${s.name}`} onClick={() => onCopy(s)}>
+              Copy link
+            </Button>
+            <Button onClick={() => navigate(`/documents/requests/${request.id}/sign/${s.id}`)}>Sign in person</Button>
+          </div>
         )}
       </td>
     </tr>
@@ -66,6 +87,17 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
     await mail.reload();
   });
   const download = useAction(async () => downloadBlob(await fetchPdf(`${base}/document`), `${request.documentName.replace(/\.pdf$/i, '')} (signed).pdf`));
+  // The link is shown as well as copied: the clipboard can be unavailable (or the copy missed).
+  const [shared, setShared] = useState<{ name: string; url: string; copied: boolean } | null>(null);
+  const copyLink = useAction(async (s: Signer) => {
+    const { url } = await api.post<{ url: string }>(`${base}/signers/${s.id}/signing-link`, { purpose: 'shared' });
+    const copied = await navigator.clipboard?.writeText(url).then(
+      () => true,
+      () => false,
+    );
+    setShared({ name: s.name, url, copied: copied === true });
+    onChange();
+  });
   const everyoneSigned = request.signers.filter((s) => s.role !== 'cc').every((s) => s.status === 'signed');
   return (
     <div className="stack">
@@ -106,7 +138,13 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
           <Notice kind="warning">No mail server is configured: {mail.data.queued} e-mail(s) wait in the queue. Use “Sign in person” or configure SMTP (--smtp-url).</Notice>
         )}
         {mail.data?.lastError && <Notice kind="warning">Mail delivery is retrying: {mail.data.lastError}</Notice>}
-        <ErrorBanner error={act.error ?? remind.error ?? download.error} />
+        <ErrorBanner error={act.error ?? remind.error ?? download.error ?? copyLink.error} />
+        {shared && (
+          <Notice kind="success">
+            {shared.copied ? `Link for ${shared.name} copied.` : `Link for ${shared.name}:`} Whoever has it can sign as {shared.name}; share it only with them.
+            <input className="input mono" readOnly value={shared.url} aria-label={`Signing link for ${shared.name}`} onFocus={(e) => e.currentTarget.select()} />
+          </Notice>
+        )}
         <div className="table-wrap">
           <table className="table">
             <thead>
@@ -121,7 +159,7 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
             </thead>
             <tbody>
               {request.signers.map((s) => (
-                <SignerRow key={s.id} s={s} request={request} />
+                <SignerRow key={s.id} s={s} request={request} onCopy={(signer) => void copyLink.run(signer)} />
               ))}
             </tbody>
           </table>
@@ -131,7 +169,7 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
         <ol className="audit-list">
           {request.auditLog.map((e) => (
             <li key={e.id}>
-              <strong>{AUDIT_LABELS[e.type] ?? e.type}</strong> — {e.actor.name} · {formatDateTime(e.createdAt)}
+              <strong>{auditLabel(e, request.signers)}</strong> — {e.actor.name} · {formatDateTime(e.createdAt)}
               {e.ip && <span className="muted"> · {e.ip}</span>}
               <div className="muted mono" title={e.hash}>
                 #{e.seq} {e.hash.slice(0, 16)}…

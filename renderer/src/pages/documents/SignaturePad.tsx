@@ -35,6 +35,7 @@ export function SignaturePad({ onChange }: { onChange: (dataUrl: string | null) 
       <canvas
         ref={canvas}
         className="signature-pad"
+        role="img"
         aria-label="Signature pad: draw your signature"
         data-testid="signature-pad"
         onPointerDown={(e) => {
@@ -57,9 +58,14 @@ export function SignaturePad({ onChange }: { onChange: (dataUrl: string | null) 
           drawing.current = false;
           if (dirty.current) onChange(e.currentTarget.toDataURL('image/png'));
         }}
+        // A touch the browser takes over (a second finger, a system gesture) ends the stroke here.
+        onPointerCancel={(e) => {
+          drawing.current = false;
+          if (dirty.current) onChange(e.currentTarget.toDataURL('image/png'));
+        }}
       />
       <div className="row">
-        <Button variant="ghost" onClick={clear}>
+        <Button type="button" variant="ghost" onClick={clear}>
           Clear
         </Button>
       </div>
