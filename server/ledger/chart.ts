@@ -19,6 +19,13 @@ export const ACC = {
   networkFees: '6700',
 } as const;
 
+/**
+ * Accounts whose balance cannot go below zero in a real business: cash in hand, what customers
+ * owe, crypto held, and what we owe suppliers. (A bank account can be overdrawn; tax accounts can
+ * flip to a refund.) A correction that drives one of them negative is refused unless forced.
+ */
+export const NEVER_NEGATIVE: ReadonlySet<string> = new Set([ACC.cash, ACC.receivable, ACC.cryptoWallet, ACC.shieldedFunds, ACC.payable]);
+
 export interface ChartAccount {
   code: string;
   name: string;

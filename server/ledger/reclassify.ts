@@ -3,6 +3,7 @@ import { nowIso } from '../context.js';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/open.js';
 import { BadRequestError, ConflictError, HttpError } from '../http/errors.js';
+import { NEVER_NEGATIVE } from './chart.js';
 import { entryIdOf } from './ids.js';
 import { formatMinor } from './money.js';
 import { evaluateEvent } from './evaluate.js';
@@ -40,9 +41,9 @@ class ImpossibleBalanceError extends ConflictError {
 }
 
 /**
- * Asset and liability accounts the correction moved whose balance it leaves on the wrong side
- * (a receivable below zero because the invoice had been paid): each a balance no business has.
- * Only a balance the correction made worse counts; one that was already wrong is not its doing.
+ * Accounts that can never be negative (NEVER_NEGATIVE: cash, receivables, crypto, payables) that
+ * the correction leaves below zero (a receivable because the invoice had been paid): each a
+ * balance no business has. Only a balance the correction lowered counts.
  */
 function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): ImpossibleBalance[] {
   const moved = db.select().from(ledgerLines).where(and(eq(ledgerLines.entityId, entityId), inArray(ledgerLines.entryId, entryIds))).all();
@@ -50,7 +51,7 @@ function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): 
   for (const key of new Set(moved.map((l) => `${l.accountId}|${l.currency}`))) {
     const [accountId, currency] = key.split('|');
     const account = db.select().from(ledgerAccounts).where(eq(ledgerAccounts.id, accountId)).get()!;
-    if (account.type !== 'asset' && account.type !== 'liability') continue;
+    if (!NEVER_NEGATIVE.has(account.code) || (account.type !== 'asset' && account.type !== 'liability')) continue;
     const sign = (side: string) => ((side === 'debit') === (account.type === 'asset') ? 1n : -1n);
     const delta = moved.filter((l) => l.accountId === accountId && l.currency === currency).reduce((n, l) => n + sign(l.side) * BigInt(l.amount), 0n);
     if (delta >= 0n) continue;

@@ -156,7 +156,7 @@ export const batchReclassifyBody = z.object({
     .max(200, 'At most 200 events per batch')
     .refine((ids) => new Set(ids).size === ids.length, 'eventIds must not repeat'),
   newEventType: z.string().min(1).max(80),
-  force: z.boolean().optional().meta({ description: 'Reclassify events even when the correction would leave an asset or liability account on the wrong side of zero (see impossibleBalances). Default false.' }),
+  force: z.boolean().optional().meta({ description: 'Reclassify events even when the correction would leave cash, a receivable, crypto or a payable below zero (see impossibleBalances). Default false.' }),
 });
 
 export const batchReclassifyResponse = z
@@ -171,7 +171,7 @@ export const batchReclassifyResponse = z
         impossibleBalances: z
           .array(z.object({ accountId: z.uuid(), code: z.string(), name: z.string(), currency: z.string(), balance: decimalString }))
           .optional()
-          .meta({ description: 'Why an event was refused: the asset or liability accounts its correction would leave below zero (e.g. a receivable of an invoice already paid). Send force: true to reclassify anyway.' }),
+          .meta({ description: 'Why an event was refused: the accounts that can never be negative (cash 1000, receivables 1100, crypto 1300/1310, payables 2000) its correction would leave below zero, e.g. a receivable of an invoice already paid. Send force: true to reclassify anyway.' }),
       }),
     ),
   })

@@ -19,6 +19,7 @@ export function presentActivity(row: ActivityRow) {
     chain: row.chain,
     token: row.token,
     amount: row.amount,
+    fee: row.fee,
     counterparty: row.counterparty,
     proofId: row.proofId,
     userOpHash: row.userOpHash,
@@ -42,6 +43,7 @@ export interface NewActivity {
   status: ActivityRow['status'];
   token: string;
   amount: bigint;
+  fee?: bigint;
   counterparty?: string | null;
   proofId?: string | null;
   userOpHash?: string | null;
@@ -61,6 +63,7 @@ export function insertActivity(ctx: Context, tx: Db, a: NewActivity): ActivityRo
     status: a.status,
     token: a.token,
     amount: a.amount.toString(),
+    fee: (a.fee ?? 0n).toString(),
     counterparty: a.counterparty ?? null,
     proofId: a.proofId ?? null,
     userOpHash: a.userOpHash ?? null,

@@ -204,6 +204,7 @@ function storeFoundNote(ctx: Context, tx: Db, chain: ChainConfig, f: FoundOwnedN
   const row = insertActivity(ctx, tx, { entityId: f.wallet.entityId, chain: chain.name, kind: 'received', status: 'confirmed', token: f.token, amount: f.amount, txHash: f.txHash, commitments: [commitment] });
   recordTransferEvent(ctx, tx, row);
   announceReceived(ctx, tx, row, tokens.get(f.token.toLowerCase()) ?? null);
+  postLedgerTransfer(ctx, tx, row, chain, tokens.get(f.token.toLowerCase()) ?? null);
 }
 
 function markSpentNotes(ctx: Context, tx: Db, chain: ChainConfig, spent: Set<bigint>): void {
@@ -227,7 +228,7 @@ function settleActivity(ctx: Context, tx: Db, chain: ChainConfig, seen: Activity
     const updated = { ...row, status: 'confirmed' as const, txHash, updatedAt: now };
     tx.update(walletActivity).set({ status: 'confirmed', txHash, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
     recordTransferEvent(ctx, tx, updated);
-    if (row.kind === 'shielded' || row.kind === 'unshielded') postLedgerTransfer(ctx, tx, updated, chain, tokens.get(row.token.toLowerCase()) ?? null);
+    postLedgerTransfer(ctx, tx, updated, chain, tokens.get(row.token.toLowerCase()) ?? null);
     return;
   }
   const superseded = row.nullifiers.length > 0 && row.nullifiers.some((n) => indexer.spentNullifiers.has(BigInt(n)));

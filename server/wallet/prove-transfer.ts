@@ -49,6 +49,7 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
       status: 'proved',
       token,
       amount,
+      fee: proved.plan.extData.fee,
       counterparty: input.recipientAddress.trim(),
       proofId,
       nullifiers: proved.nullifiers,

@@ -85,6 +85,7 @@ export const activitySchema = z
     chain: z.string(),
     token: z.string(),
     amount: z.string(),
+    fee: z.string().meta({ description: 'Relayer fee paid from the shielded funds on top of the amount (base units)' }),
     counterparty: z.string().nullable(),
     proofId: z.string().nullable(),
     userOpHash: z.string().nullable(),

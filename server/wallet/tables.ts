@@ -84,6 +84,8 @@ export const walletActivity = sqliteTable(
     status: text('status', { enum: ACTIVITY_STATUSES }).notNull(),
     token: text('token').notNull(),
     amount: text('amount').notNull(),
+    /** Relayer fee paid from the shielded funds on top of the amount (base units). */
+    fee: text('fee').notNull().default('0'),
     /** Shielded address (sent) or public address (unshielded) of the other side, when known. */
     counterparty: text('counterparty'),
     proofId: text('proof_id'),

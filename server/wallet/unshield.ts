@@ -55,6 +55,7 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
       status: 'proved',
       token,
       amount,
+      fee: proved.plan.extData.fee,
       counterparty: recipient,
       proofId,
       nullifiers: proved.nullifiers,

@@ -38,6 +38,19 @@ async function balanceOf(client: SessionClient, chain: string, tokenAddress: str
   return BigInt(res.body.balances[0].amount);
 }
 
+const ETH = '0x0000000000000000000000000000000000000000';
+
+/** The entity's Shielded funds account (1310) in a ledger currency, in minor (base) units. */
+async function shieldedInBooks(client: SessionClient, currency: string): Promise<bigint> {
+  const tb = await client.get('/api/ledger/trial-balance');
+  const row = tb.body.rows.find((r: { code: string; currency: string }) => r.code === '1310' && r.currency === currency);
+  return row ? BigInt(row.balance.replace('.', '')) : 0n;
+}
+
+function ledgerPayloads(entityId: string, type: string): Record<string, unknown>[] {
+  return (server.ctx.sqlite.prepare('select payload from ledger_events where entity_id = ? and type = ? order by created_at').all(entityId, type) as { payload: string }[]).map((l) => JSON.parse(l.payload));
+}
+
 async function history(client: SessionClient) {
   const res = await client.get('/api/privacy/history');
   expect(res.status).toBe(200);
@@ -160,6 +173,15 @@ describe('shielded transfers on the devnet', () => {
     expect(typesOf(b.entityId)).toEqual(['transfer.received']);
     const notifications = await b.get('/api/notifications');
     expect(notifications.body.map((n: { title: string }) => n.title)).toContain('Received 0.3 ETH privately');
+    // Both sides are in the books: a payment out of A's shielded funds, a payment into B's.
+    const [sent] = ledgerPayloads(a.entityId, 'private_payment_sent');
+    expect(sent).toMatchObject({ method: 'private_send', currency: 'ETH/18', amount: '0.3', chain: 'local', reference: expect.stringMatching(/^wallet-activity:/) });
+    // The books (which sync) never name the recipient's shielded address or the pool transaction.
+    expect(JSON.stringify(sent)).not.toContain(bAddress.slice(4, 40));
+    expect(JSON.stringify(sent)).not.toContain(relayed.body.userOpHash.slice(2));
+    expect(ledgerPayloads(b.entityId, 'private_payment_received')).toEqual([expect.objectContaining({ currency: 'ETH/18', amount: '0.3', chain: 'local' })]);
+    expect(await shieldedInBooks(a, 'ETH/18')).toBe(await balanceOf(a, 'local', ETH));
+    expect(await shieldedInBooks(b, 'ETH/18')).toBe(await balanceOf(b, 'local', ETH));
 
     // The same bundle through another relay: the pool has spent its nullifiers.
     const elsewhere = await second.anon.post('/api/relay/transfer', payload);
@@ -185,11 +207,14 @@ describe('shielded transfers on the devnet', () => {
     await until('the withdrawal to the account', server, async () => (await devnet.publicClient.getBalance({ address: own })) === before + parseEther('0.05'));
     await until("B's balance after both", server, async () => (await balanceOf(b, 'local', '0x0000000000000000000000000000000000000000')) === parseEther('0.15'));
     await until('both unshields confirmed', server, async () => (await history(b)).filter((h) => h.kind === 'unshielded' && h.status === 'confirmed').length === 2);
-    const ledger = server.ctx.sqlite.prepare("select payload from ledger_events where entity_id = ? and type = 'transfer_shielded'").all(b.entityId) as { payload: string }[];
-    expect(ledger.map((l) => JSON.parse(l.payload))).toEqual(
-      expect.arrayContaining([expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.1' }), expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.05' })]),
-    );
-    expect(ledger).toHaveLength(2);
+    // To our own account the funds stay ours (a transfer); to someone else's address they are a payment out.
+    expect(ledgerPayloads(b.entityId, 'transfer_shielded')).toEqual([expect.objectContaining({ direction: 'unshield', currency: 'ETH/18', amount: '0.05' })]);
+    expect(ledgerPayloads(b.entityId, 'private_payment_sent')).toEqual([expect.objectContaining({ method: 'unshield', currency: 'ETH/18', amount: '0.1', counterparty: fresh })]);
+    // The books agree with the wallet: each entity's Shielded funds account is its spendable balance.
+    for (const [client, currency, tokenAddress] of [[b, 'ETH/18', ETH], [a, 'ETH/18', ETH], [a, 'BTT/18', token]] as const) {
+      expect(await shieldedInBooks(client, currency)).toBe(await balanceOf(client, 'local', tokenAddress));
+    }
+    expect(await shieldedInBooks(b, 'ETH/18')).toBe(parseEther('0.15'));
   }, 120_000);
 
   it('refuses a transfer beyond the shielded balance', async () => {

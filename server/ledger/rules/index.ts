@@ -9,6 +9,7 @@ import { refundIssued } from './refund-issued.js';
 import { creditNoteIssued } from './credit-note-issued.js';
 import { ownerContribution } from './owner-contribution.js';
 import { transferShielded } from './transfer-shielded.js';
+import { privatePaymentReceived, privatePaymentSent } from './private-payment.js';
 import { purchaseOrderIssued, quoteIssued } from './no-posting.js';
 
 /** The catalogue of business event types, one file per type. */
@@ -23,6 +24,8 @@ export const EVENT_TYPES: readonly EventTypeDef[] = [
   creditNoteIssued,
   ownerContribution,
   transferShielded,
+  privatePaymentSent,
+  privatePaymentReceived,
   quoteIssued,
   purchaseOrderIssued,
 ];

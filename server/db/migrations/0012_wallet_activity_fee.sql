@@ -1,0 +1,1 @@
+ALTER TABLE `wallet_activity` ADD `fee` text DEFAULT '0' NOT NULL;
