@@ -1,3 +1,4 @@
+import { fundFromDevnet, getPublicAccounts } from './public-accounts.js';
 import type { RouteDef } from '../http/route.js';
 import { route } from '../http/route.js';
 import { WALLET_ERROR_DOCS as E } from './errors.js';
@@ -32,6 +33,34 @@ export const walletRoutes: RouteDef[] = [
   route(
     { method: 'get', path: '/api/privacy/notes', summary: "The entity's shielded notes", tags, access: readPrivacy, query: s.notesQuery, response: s.notesResponse, errors: { 400: NOT_INITIALIZED, 503: E.notConfigured } },
     ({ ctx, entityId, query }) => listShieldedNotes(ctx, entityId, query),
+  ),
+  route(
+    {
+      method: 'get',
+      path: '/api/privacy/accounts',
+      summary: "The business's public smart account and this install's relayer: addresses and native balances",
+      description: 'What a newcomer must fund before shielding (the smart account pays network fees) and relaying (the relayer pays gas). Balances are null while the chain cannot be read.',
+      tags,
+      access: readPrivacy,
+      query: s.balanceQuery.pick({ entityId: true, chain: true }),
+      response: s.publicAccountsResponse,
+      errors: { 400: NOT_INITIALIZED, 409: 'The wallet is held on another device', 503: E.notConfigured },
+    },
+    ({ ctx, entityId, query }) => getPublicAccounts(ctx, entityId, query),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/devnet-fund',
+      summary: 'Local development chain only: send 1 of the native coin to the smart account or the relayer',
+      description: "From the local node's unlocked development account (anvil), so the wallet can be tried without a faucet. On any chain but 31337 → 400.",
+      tags,
+      access: privacy,
+      body: s.devnetFundBody,
+      response: s.devnetFundResponse,
+      errors: { 400: `${NOT_INITIALIZED} · not a local development chain`, 502: 'The local chain did not take the transfer', 503: E.notConfigured },
+    },
+    ({ ctx, entityId, body }) => fundFromDevnet(ctx, entityId, body),
   ),
   route(
     { method: 'get', path: '/api/privacy/history', summary: 'Shielded history: shielded, sent, received, unshielded (newest first)', tags, access: readPrivacy, query: s.historyQuery, response: s.historyResponse, errors: { 400: NOT_INITIALIZED } },

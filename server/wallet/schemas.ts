@@ -194,3 +194,16 @@ export type RelayPayload = z.output<typeof relayBody>;
 export const relayResponse = z
   .object({ success: z.literal(true), userOpHash: hex32, replayed: z.boolean().meta({ description: 'true when this bundle (same nullifiers) was relayed before; the first userOpHash is returned' }) })
   .meta({ id: 'RelayTransferResponse' });
+
+export const publicAccountsResponse = z
+  .object({
+    chain: z.string(),
+    chainId: z.number().int(),
+    nativeSymbol: z.string(),
+    account: z.object({ address: z.string(), balance: z.string().nullable().meta({ description: 'Native balance in base units; null when the chain cannot be read now' }) }).meta({ description: "The business's smart account: it pays network fees and holds public funds to shield" }),
+    relayer: z.object({ address: z.string(), balance: z.string().nullable() }).meta({ description: "This install's relayer account: it pays gas to submit private transfers" }),
+    devnet: z.boolean().meta({ description: 'A local development chain: POST /api/privacy/devnet-fund can fund these accounts' }),
+  })
+  .meta({ id: 'PrivacyPublicAccounts' });
+export const devnetFundBody = z.object({ entityId: uuid.optional(), chain: chainField, target: z.enum(['account', 'relayer']) });
+export const devnetFundResponse = z.object({ funded: z.literal(true), target: z.enum(['account', 'relayer']), address: z.string(), amount: z.string(), txHash: z.string(), balance: z.string() }).meta({ id: 'PrivacyDevnetFund' });

@@ -2,7 +2,7 @@
 // both balances update (real proofs in the server's prover, real UserOperations through Alto).
 import path from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import { parseEther, type Address } from 'viem';
+import { parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { startDevnet, type Devnet } from '../helpers/devnet.js';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
@@ -26,10 +26,6 @@ test.afterAll(async () => {
   await devnet?.stop();
 });
 
-async function fund(address: Address, eth: string) {
-  const hash = await devnet.deployer.sendTransaction({ to: address, value: parseEther(eth) });
-  await devnet.publicClient.waitForTransactionReceipt({ hash });
-}
 
 async function openAs(browser: Browser, client: SessionClient): Promise<Page> {
   const context = await browser.newContext();
@@ -58,23 +54,46 @@ test('set up, shield, send privately to another business, balances update', asyn
 
   const status = (await a.get('/api/privacy/status')).body;
   const local = status.chains.find((c: { chain: string }) => c.chain === 'local');
-  await fund(local.accountAddress, '3');
-  await fund(local.relayerAddress, '3');
 
-  // Shield 1 ETH from A's smart account.
+  // A newcomer's first shield, before the business account holds any ETH: explained in plain words.
   await pageA.getByRole('button', { name: 'Shield', exact: true }).click();
-  const shieldDialog = pageA.getByRole('dialog', { name: 'Shield funds' });
+  let shieldDialog = pageA.getByRole('dialog', { name: 'Shield funds' });
+  await shieldDialog.getByLabel(/Amount/).fill('0.01');
+  await shieldDialog.getByRole('button', { name: 'Shield' }).click();
+  await shieldDialog.getByRole('button', { name: 'Confirm and shield' }).click();
+  await expect(shieldDialog.getByRole('alert')).toContainText('Your business account has no ETH to pay the network fee', { timeout: 60_000 });
+  await shieldDialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // The public accounts, their balances, and funding them from the devnet (local chain only).
+  const accounts = pageA.locator('[data-public-account="account"]');
+  await expect(accounts.getByLabel('Business account balance')).toHaveText('0 ETH');
+  await expect(accounts).toContainText('To fund it, send ETH on local');
+  await accounts.getByRole('button', { name: /Fund from the devnet/ }).click();
+  await expect(accounts.getByLabel('Business account balance')).toHaveText('1 ETH');
+  await accounts.getByRole('button', { name: /Fund from the devnet/ }).click();
+  await expect(accounts.getByLabel('Business account balance')).toHaveText('2 ETH');
+  await pageA.locator('[data-public-account="relayer"]').getByRole('button', { name: /Fund from the devnet/ }).click();
+  await expect(pageA.locator('[data-public-account="relayer"]').getByLabel('Relayer balance')).toHaveText('1 ETH');
+  await screenshot(pageA, 'wallet-public-accounts');
+  expect(await devnet.publicClient.getBalance({ address: local.accountAddress })).toBe(parseEther('2'));
+
+  // Shield 1 ETH from A's smart account, confirming what will happen first.
+  await pageA.getByRole('button', { name: 'Shield', exact: true }).click();
+  shieldDialog = pageA.getByRole('dialog', { name: 'Shield funds' });
   await shieldDialog.getByLabel(/Amount/).fill('0');
   await shieldDialog.getByRole('button', { name: 'Shield' }).click();
   await expect(shieldDialog.getByRole('alert')).toHaveText('Enter an amount greater than zero.');
   await shieldDialog.getByLabel(/Amount/).fill('1');
   await shieldDialog.getByRole('button', { name: 'Shield' }).click();
+  await expect(shieldDialog.getByTestId('transfer-confirmation')).toContainText('Shield 1 ETH from the business account into the private pool.');
+  await shieldDialog.getByRole('button', { name: 'Confirm and shield' }).click();
   await expect(shieldDialog.getByRole('status')).toContainText('Proving on this device');
   await screenshot(pageA, 'wallet-shield-proving');
   await expect(shieldDialog.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
   await shieldDialog.getByRole('button', { name: 'Done' }).click();
   await expect(pageA.getByLabel('ETH balance')).toHaveText('1', { timeout: 60_000 });
   await expect(pageA.locator('tr[data-activity-kind="shielded"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 30_000 });
+  await expect(pageA.locator('tr[data-activity-kind="shielded"][data-activity-status="confirmed"]')).toContainText('Shielded 1 ETH from the business account into the private pool');
 
   // B's receive address, from B's screen.
   const bAddress = (await pageB.getByLabel('Shielded address').textContent())!.trim();
@@ -87,9 +106,15 @@ test('set up, shield, send privately to another business, balances update', asyn
   await send.getByLabel(/Amount/).fill('0.25');
   await send.getByLabel('Recipient shielded address').fill(bAddress.slice(0, -2) + (bAddress.endsWith('00') ? '11' : '00'));
   await send.getByRole('button', { name: 'Prove and send' }).click();
+  await send.getByRole('button', { name: 'Confirm and send' }).click();
   await expect(send.getByRole('alert')).toContainText('recipientAddress');
   await send.getByLabel('Recipient shielded address').fill(bAddress);
   await send.getByRole('button', { name: 'Prove and send' }).click();
+  const confirmation = send.getByTestId('transfer-confirmation');
+  await expect(confirmation).toContainText('Send 0.25 ETH privately to');
+  await expect(confirmation).toContainText('none is taken from your shielded funds');
+  await expect(confirmation).toContainText('Shielded ETH after this: 0.75');
+  await send.getByRole('button', { name: 'Confirm and send' }).click();
   await expect(send.getByRole('status')).toContainText(/Proving on this device|Relaying/);
   await expect(send.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
   await screenshot(pageA, 'wallet-send-done');
@@ -98,7 +123,7 @@ test('set up, shield, send privately to another business, balances update', asyn
   await expect(pageA.getByLabel('ETH balance')).toHaveText('0.75', { timeout: 60_000 });
   await expect(pageA.locator('tr[data-activity-kind="sent"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 60_000 });
   await expect(pageB.getByLabel('ETH balance')).toHaveText('0.25', { timeout: 60_000 });
-  await expect(pageB.locator('tr[data-activity-kind="received"]')).toContainText('+0.25 ETH');
+  await expect(pageB.locator('tr[data-activity-kind="received"]')).toContainText('Received 0.25 ETH privately');
   await screenshot(pageA, 'wallet-a');
   await screenshot(pageB, 'wallet-b');
 
@@ -109,6 +134,7 @@ test('set up, shield, send privately to another business, balances update', asyn
   await unshield.getByLabel(/Amount/).fill('0.1');
   await unshield.getByLabel('Public address (optional)').fill(fresh);
   await unshield.getByRole('button', { name: 'Unshield' }).click();
+  await unshield.getByRole('button', { name: 'Confirm and unshield' }).click();
   await expect(unshield.getByText(/Submitted in/)).toBeVisible({ timeout: 60_000 });
   await unshield.getByRole('button', { name: 'Done' }).click();
   await expect(pageB.getByLabel('ETH balance')).toHaveText('0.15', { timeout: 60_000 });
@@ -121,7 +147,10 @@ test('set up, shield, send privately to another business, balances update', asyn
   await tooMuch.getByLabel(/Amount/).fill('5');
   await tooMuch.getByLabel('Recipient shielded address').fill(status.shieldedAddress);
   await tooMuch.getByRole('button', { name: 'Prove and send' }).click();
-  await expect(tooMuch.getByRole('alert')).toContainText('Not enough shielded funds');
+  await expect(tooMuch.getByRole('alert')).toContainText('That is more than the 0.15 ETH you hold shielded');
+  // Max fills in what is held.
+  await tooMuch.getByRole('button', { name: 'Max' }).click();
+  await expect(tooMuch.getByLabel(/Amount/)).toHaveValue('0.15');
   await screenshot(pageB, 'wallet-insufficient');
 });
 

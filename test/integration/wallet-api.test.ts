@@ -236,6 +236,18 @@ describe('chain configuration', () => {
     }
   });
 
+  it('funding from the devnet is refused on any chain but a local development chain', async () => {
+    const server = await startTestServer({ chains: { 'base-sepolia': { chainId: 84532, rpcUrl: 'http://127.0.0.1:9', bundlerUrl: 'http://127.0.0.1:9', entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108', pool: '0x1111111111111111111111111111111111111111' } } });
+    try {
+      const owner = await server.signup();
+      await owner.post('/api/privacy/initialize', {});
+      const res = await owner.post('/api/privacy/devnet-fund', { chain: 'base-sepolia', target: 'account' });
+      expect(res).toMatchObject({ status: 400, body: { error: expect.stringMatching(/only possible on a local development chain/) } });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a chains file that does not parse or validate stops the server at start, saying why', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wallet-chains-'));
     try {

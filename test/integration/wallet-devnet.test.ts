@@ -272,6 +272,28 @@ describe('shielded transfers on the devnet', () => {
   });
 });
 
+describe('a newcomer funds the public accounts', () => {
+  it('sees both accounts with their balances, funds them from the devnet, and AA21 becomes a shield that works', async () => {
+    const c = await server.signup();
+    await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const before = await c.get('/api/privacy/accounts?chain=local');
+    expect(before.status, JSON.stringify(before.body)).toBe(200);
+    expect(before.body).toMatchObject({ chain: 'local', chainId: 31337, nativeSymbol: 'ETH', devnet: true, account: { balance: '0' } });
+    expect(before.body.account.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(before.body.relayer.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // Without funds the bundler refuses (AA21); funded from the devnet, the same shield goes through.
+    expect((await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' })).body.details.reason).toMatch(/AA21/);
+    const funded = await c.post('/api/privacy/devnet-fund', { chain: 'local', target: 'account' });
+    expect(funded.status, JSON.stringify(funded.body)).toBe(200);
+    expect(funded.body).toMatchObject({ funded: true, target: 'account', address: before.body.account.address, amount: parseEther('1').toString(), balance: parseEther('1').toString() });
+    expect((await c.get('/api/privacy/accounts?chain=local')).body.account.balance).toBe(parseEther('1').toString());
+    const shield = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
+    expect(shield.status, JSON.stringify(shield.body)).toBe(200);
+    expect((await c.post('/api/privacy/devnet-fund', { chain: 'local', target: 'nobody' })).status).toBe(400);
+    expect((await server.anon.post('/api/privacy/devnet-fund', { chain: 'local', target: 'account' })).status).toBe(401);
+  }, 120_000);
+});
+
 describe('a new account', () => {
   it('two first operations at once: one deploys the account, the other waits for it, both land', async () => {
     const c = await server.signup({ entityName: 'Gamma' });

@@ -17,6 +17,20 @@ const STATUS: Record<Activity['status'], { label: string; tone: 'neutral' | 'amb
   failed: { label: 'Failed', tone: 'red' },
 };
 
+/** One line a person reads: what moved, how much, and to or from whom. */
+function sentence(a: Activity, amount: string): string {
+  switch (a.kind) {
+    case 'shielded':
+      return `Shielded ${amount} from the business account into the private pool`;
+    case 'sent':
+      return a.counterparty ? `Sent ${amount} privately to ${short(a.counterparty, 12, 6)}` : `Sent ${amount} privately`;
+    case 'received':
+      return `Received ${amount} privately (the sender stays private)`;
+    case 'unshielded':
+      return a.counterparty ? `Unshielded ${amount} to ${short(a.counterparty, 10, 6)}` : `Unshielded ${amount}`;
+  }
+}
+
 export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: TokenBalance[] }) {
   const info = (token: string) => tokens.find((t) => t.token.toLowerCase() === token.toLowerCase());
   return (
@@ -30,10 +44,8 @@ export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: Toke
           <table className="table" aria-label="Shielded history">
             <thead>
               <tr>
-                <th>Type</th>
-                <th>Amount</th>
+                <th>What happened</th>
                 <th>Status</th>
-                <th>Counterparty</th>
                 <th>Transaction</th>
                 <th>When</th>
               </tr>
@@ -41,22 +53,14 @@ export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: Toke
             <tbody>
               {items.map((a) => {
                 const t = info(a.token);
-                const sign = a.kind === 'received' || a.kind === 'shielded' ? '+' : '−';
                 return (
                   <tr key={a.id} data-activity-kind={a.kind} data-activity-status={a.status}>
                     <td>
-                      <Badge tone={KIND[a.kind].tone}>{KIND[a.kind].label}</Badge>
-                    </td>
-                    <td className="mono">
-                      {sign}
-                      {displayAmount(a.amount, t?.decimals ?? null)} {t ? tokenLabel(t) : short(a.token)}
+                      <Badge tone={KIND[a.kind].tone}>{KIND[a.kind].label}</Badge> <span data-activity-sentence>{sentence(a, `${displayAmount(a.amount, t?.decimals ?? null)} ${t ? tokenLabel(t) : short(a.token)}`)}</span>
                     </td>
                     <td>
                       <Badge tone={STATUS[a.status].tone}>{STATUS[a.status].label}</Badge>
                       {a.error && <div className="field-error">{a.error}</div>}
-                    </td>
-                    <td className="mono muted" title={a.counterparty ?? undefined}>
-                      {a.kind === 'received' ? 'private sender' : short(a.counterparty)}
                     </td>
                     <td className="mono muted" title={a.txHash ?? a.userOpHash ?? undefined}>
                       {short(a.txHash ?? a.userOpHash)}

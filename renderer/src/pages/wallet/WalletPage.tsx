@@ -4,6 +4,7 @@ import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Notice, PageHeader, SelectInput, Spinner } from '../../ui/components';
 import { useAction, useAsync } from '../../ui/hooks';
 import { ReceiveCard } from './ReceiveCard';
+import { AccountsCard } from './AccountsCard';
 import { HistoryCard } from './HistoryCard';
 import { TransferModal, type TransferMode } from './TransferModal';
 import { displayAmount, explainError, tokenLabel } from './format';
@@ -155,6 +156,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
             )}
           </Card>
         )}
+        {chain?.configured && <AccountsCard chain={chainName} onFunded={() => void reloadStatus()} />}
         {status.shieldedAddress && <ReceiveCard shieldedAddress={status.shieldedAddress} accountAddress={chain?.accountAddress ?? null} chain={chainName} configured={Boolean(chain?.configured)} />}
         <ErrorBanner error={history.error} onRetry={() => void history.reload()} />
         <HistoryCard items={history.data?.items ?? []} tokens={tokens} />

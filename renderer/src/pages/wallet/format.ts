@@ -42,10 +42,20 @@ const EXPLAIN: Record<string, string> = {
   'Prover timeout': 'Proving took too long and was stopped. Try again when the computer is less busy.',
 };
 
+/** ERC-4337 EntryPoint failure codes a person can act on, in plain words. */
+const ENTRY_POINT: [RegExp, string][] = [
+  [/AA21/, 'Your business account has no ETH to pay the network fee. Send some to its address under “Public accounts”, then try again.'],
+  [/AA2[0-9]/, 'Your business account could not pay for or validate this operation. Check that it holds enough ETH, then try again.'],
+  [/AA3[0-9]/, 'The paymaster that sponsors network fees refused this operation (its deposit or policy). Try again later, or fund the business account and remove the paymaster.'],
+  [/AA1[0-9]/, 'Your business account could not be created on this chain. Check the chain settings (EntryPoint and account factory).'],
+];
+
 export function explainError(err: unknown): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  const reason = (err.details as { reason?: string } | undefined)?.reason;
+  const plain = reason && ENTRY_POINT.find(([code]) => code.test(reason));
+  if (plain) return plain[1];
   const base = EXPLAIN[err.message];
   if (!base) return err.message;
-  const reason = (err.details as { reason?: string } | undefined)?.reason;
   return err.message === 'Bundler rejection' && reason ? `${base}: ${reason}` : base;
 }

@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'react';
+import QRCode from 'qrcode';
+import { api } from '../../api';
+import { Button, Card, CopyField, ErrorBanner, Spinner } from '../../ui/components';
+import { useAction, useAsync } from '../../ui/hooks';
+import { displayAmount, explainError } from './format';
+
+interface PublicAccounts {
+  chain: string;
+  chainId: number;
+  nativeSymbol: string;
+  account: { address: string; balance: string | null };
+  relayer: { address: string; balance: string | null };
+  devnet: boolean;
+}
+
+function Qr({ value, label }: { value: string; label: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    QRCode.toDataURL(value, { margin: 1, width: 112, errorCorrectionLevel: 'M' }).then((u) => live && setUrl(u), () => live && setUrl(null));
+    return () => {
+      live = false;
+    };
+  }, [value]);
+  return url ? <img src={url} width={112} height={112} alt={`QR code of the ${label}`} className="wallet-qr" /> : null;
+}
+
+/**
+ * The public side a newcomer must fund first: the business's smart account pays network fees and
+ * holds the public funds to shield; this install's relayer pays gas to submit private transfers.
+ */
+export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () => void }) {
+  const accounts = useAsync(() => api.get<PublicAccounts>('/api/privacy/accounts', { chain }), [chain]);
+  const fund = useAction(async (target: 'account' | 'relayer') => {
+    await api.post('/api/privacy/devnet-fund', { chain, target });
+    await accounts.reload();
+    onFunded();
+  });
+  const a = accounts.data;
+  const row = (key: 'account' | 'relayer', title: string, why: string) => {
+    const entry = a![key];
+    const empty = entry.balance === '0';
+    return (
+      <div className="wallet-receive" data-public-account={key}>
+        <Qr value={entry.address} label={title} />
+        <div className="stack" style={{ gap: 8, minWidth: 0, flex: 1 }}>
+          <div className="wallet-label">{title}</div>
+          <CopyField value={entry.address} label={`${title} address`} />
+          <div aria-label={`${title} balance`}>
+            <strong>{entry.balance === null ? 'balance unknown' : `${displayAmount(entry.balance, 18)} ${a!.nativeSymbol}`}</strong>
+          </div>
+          <div className="field-hint">
+            {why} {empty && `To fund it, send ${a!.nativeSymbol} on ${a!.chain} (chain ${a!.chainId}) to this address from any wallet or exchange.`}
+          </div>
+          {a!.devnet && (
+            <div>
+              <Button busy={fund.pending} onClick={() => void fund.run(key)}>
+                Fund from the devnet (1 {a!.nativeSymbol})
+              </Button>
+            </div>
+          )}
+        </div>
+      </div>
+    );
+  };
+  return (
+    <Card title="Public accounts">
+      <ErrorBanner error={accounts.error ? explainError(accounts.error) : fund.error ? explainError(fund.error) : null} onRetry={() => void accounts.reload()} />
+      {!a ? (
+        accounts.error ? null : <Spinner />
+      ) : (
+        <div className="stack" style={{ gap: 16 }}>
+          {row('account', 'Business account', 'Pays the network fees of shielding and holds the public funds you shield.')}
+          {row('relayer', 'Relayer', 'This install’s relayer pays the gas to submit private transfers and unshields.')}
+        </div>
+      )}
+    </Card>
+  );
+}
