@@ -1,10 +1,15 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../context.js';
 import type { HostedStore } from './store.js';
+import type { ChangeFeed } from './feed.js';
 
 /** The hosted instance's dependency bag. */
 export interface HostedContext {
   store: HostedStore;
+  /** Wakes long-polling pulls when a push commits. */
+  feed: ChangeFeed;
+  /** The oldest device schema version accepted (advertised in `GET /sync/v1/info` and every response's header). */
+  minSchemaVersion: number;
   clock: Clock;
   ids: { next(): string };
   log: Logger;

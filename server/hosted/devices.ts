@@ -1,7 +1,7 @@
 // Entities, members and their devices on the hosted instance: link, add-device codes, join,
 // device tokens, revoke.
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../auth/passwords.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';
@@ -128,20 +128,38 @@ async function acceptInvitation(h: HostedContext, invitation: typeof invitations
 
 /** Who presents this `dt_…` token; revoked devices and removed members are refused. */
 export async function authenticateDevice(h: HostedContext, token: string): Promise<DeviceAuth> {
+  const hash = sha256Hex(token);
   const [row] = await h.store.db
-    .select({ id: devices.id, accountId: devices.accountId, entityId: devices.entityId, revokedAt: devices.revokedAt, lastSeenAt: devices.lastSeenAt, role: members.role })
+    .select({ id: devices.id, accountId: devices.accountId, entityId: devices.entityId, tokenHash: devices.tokenHash, previousTokenHash: devices.previousTokenHash, revokedAt: devices.revokedAt, lastSeenAt: devices.lastSeenAt, role: members.role })
     .from(devices)
     .leftJoin(members, and(eq(members.entityId, devices.entityId), eq(members.accountId, devices.accountId)))
-    .where(eq(devices.tokenHash, sha256Hex(token)));
+    .where(or(eq(devices.tokenHash, hash), eq(devices.previousTokenHash, hash)));
   if (!row) throw new UnauthorizedError('Invalid device token');
   if (row.revokedAt) throw new UnauthorizedError('This device has been revoked');
   if (!row.role) throw new ForbiddenError('The account of this device is no longer a member of the entity');
   const now = serverTime(h);
+  // The new token's first use proves the device stored it: the one before it stops working.
+  if (row.tokenHash === hash && row.previousTokenHash) await h.store.db.update(devices).set({ previousTokenHash: null }).where(eq(devices.id, row.id));
   // Last seen at minute resolution: no write on every request of a busy device.
   if (!row.lastSeenAt || toIso(row.lastSeenAt).slice(0, 16) !== now.slice(0, 16)) {
     await h.store.db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, row.id));
   }
   return { deviceId: row.id, accountId: row.accountId, entityId: row.entityId, role: row.role };
+}
+
+/**
+ * A new token for the calling device. The one it called with keeps working only until the new one
+ * is first used (see authenticateDevice); any older one stops at once.
+ */
+export async function rotateDeviceToken(h: HostedContext, auth: DeviceAuth, presented: string): Promise<{ serverTime: string; deviceId: string; deviceToken: string }> {
+  const deviceToken = `dt_${randomToken(32)}`;
+  const updated = await h.store.db
+    .update(devices)
+    .set({ tokenHash: sha256Hex(deviceToken), previousTokenHash: sha256Hex(presented) })
+    .where(and(eq(devices.id, auth.deviceId), isNull(devices.revokedAt)))
+    .returning({ id: devices.id });
+  if (updated.length === 0) throw new UnauthorizedError('This device has been revoked');
+  return { serverTime: serverTime(h), deviceId: auth.deviceId, deviceToken };
 }
 
 /** Devices of the entity: all of them for owners and admins, one's own for other members. */

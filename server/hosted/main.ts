@@ -6,6 +6,9 @@ import { systemClock, type Clock } from '../context.js';
 import type { HostedContext } from './context.js';
 import { openHostedStore } from './store.js';
 import { createHostedApp } from './app.js';
+import { startChangeFeed } from './feed.js';
+import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
+import { PROTOCOL_VERSION } from '../sync/protocol.js';
 
 export interface HostedOptions {
   port?: number;
@@ -16,6 +19,10 @@ export interface HostedOptions {
   logLevel?: string;
   logDestination?: DestinationStream;
   clock?: Clock;
+  /** Rate limits to replace (tests use small ones). */
+  limits?: Partial<HostedLimits>;
+  /** The oldest device schema version accepted (default: this version's). Devices older than it go read-only. */
+  minSchemaVersion?: number;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -32,14 +39,25 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
   const log = pino({ level: opts.logLevel ?? 'warn', redact: { paths: ['*.password', '*.token', '*.deviceToken'], censor: '[redacted]' } }, opts.logDestination ?? pino.destination(1));
   const store = await openHostedStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const closing = new AbortController();
-  const ctx: HostedContext = { store, clock: opts.clock ?? systemClock, ids: { next: () => uuidv7() }, log, closing: closing.signal, onFatal: opts.onFatal ?? (() => undefined) };
-  const app = createHostedApp(ctx);
+  const feed = await startChangeFeed(store);
+  const ctx: HostedContext = {
+    store,
+    feed,
+    minSchemaVersion: opts.minSchemaVersion ?? PROTOCOL_VERSION,
+    clock: opts.clock ?? systemClock,
+    ids: { next: () => uuidv7() },
+    log,
+    closing: closing.signal,
+    onFatal: opts.onFatal ?? (() => undefined),
+  };
+  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(opts.port ?? 4690, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
     });
   } catch (err) {
+    await feed.close();
     await store.close();
     throw err;
   }
@@ -58,6 +76,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await feed.close();
       await store.close();
     },
   };

@@ -22,6 +22,11 @@ export const entities = pgTable('entities', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+  /**
+   * The log no longer holds changes up to this seq (compaction): a device whose cursor is older
+   * must take a new snapshot (`mustRefetch`). 0 while nothing has been compacted.
+   */
+  compactedThrough: bigint('compacted_through', { mode: 'number' }).notNull().default(0),
   createdAt: at('created_at').notNull(),
 });
 
@@ -53,6 +58,11 @@ export const devices = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
+    /**
+     * The token before the last rotation, accepted until the new one is first used: a device that
+     * crashed before storing its new token can still get in (and rotate again).
+     */
+    previousTokenHash: text('previous_token_hash').unique(),
     createdAt: at('created_at').notNull(),
     lastSeenAt: at('last_seen_at'),
     revokedAt: at('revoked_at'),
@@ -107,7 +117,9 @@ export const rows = pgTable(
     isFact: boolean('is_fact').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.entityId, t.tableName, t.rowId] })],
+  // By seq: a snapshot reads the rows in the order they were last written, which is nearly the
+  // order they lie on disk (a key-order read of a large entity was random I/O, twice as slow).
+  (t) => [primaryKey({ columns: [t.entityId, t.tableName, t.rowId] }), index('rows_seq_idx').on(t.entityId, t.seq)],
 );
 
 /** Content-addressed files of an entity (uploaded before the row that names them). */

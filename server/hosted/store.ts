@@ -14,6 +14,10 @@ export type HostedTx = Parameters<Parameters<HostedDb['transaction']>[0]>[0];
 export interface HostedStore {
   db: HostedDb;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL only: NOTIFY other processes on the same database. */
+  notify?(channel: string, payload: string): Promise<void>;
+  /** PostgreSQL only: LISTEN on a dedicated connection; returns how to stop. */
+  subscribe?(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -51,5 +55,25 @@ async function openPostgres(url: string): Promise<HostedStore> {
     client.release();
   }
   await db.execute(sql`select 1`);
-  return { db: db as unknown as HostedDb, kind: 'postgres', close: () => pool.end() };
+  return {
+    db: db as unknown as HostedDb,
+    kind: 'postgres',
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async subscribe(channel, onMessage) {
+      const listener = await pool.connect();
+      listener.on('notification', (m) => {
+        if (m.channel === channel && m.payload) onMessage(m.payload);
+      });
+      // A listener whose connection broke would miss wake-ups silently: waiting pulls still look again every few seconds.
+      listener.on('error', () => undefined);
+      await listener.query(`LISTEN ${channel}`);
+      return async () => {
+        await listener.query(`UNLISTEN ${channel}`).catch(() => undefined);
+        listener.release();
+      };
+    },
+    close: () => pool.end(),
+  };
 }

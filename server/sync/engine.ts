@@ -10,11 +10,17 @@ import { createApplier } from './apply.js';
 import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
-import { schemaTables, syncedTables, type SyncedTable } from './policy.js';
-import { changeSchema, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullResponse, pushResponse, type Change } from './protocol.js';
+import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.js';
+import { changeSchema, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
 import { undoRefusedGroups, groupTransactions } from './groups.js';
+import { syncFromSnapshot } from './snapshot.js';
+import { fetchMissingBlob } from './blob-fetch.js';
+import { createReadOnlyGuard } from './read-only.js';
+import { tickLive, LIVE_TICK_MS } from './live.js';
+import { waitingChanges } from './waiting.js';
+import { hostedNow, noteServerTime, type ClockState } from './clock.js';
 
 export type LinkRow = typeof syncLinks.$inferSelect;
 
@@ -26,9 +32,25 @@ export interface SyncEngine {
   backoff: Map<string, { failures: number; nextAt: number }>;
   /** Cycles in progress, so two never run at once for one entity. */
   running: Map<string, Promise<void>>;
+  /** What a running cycle has done of what it found to do ("syncing n of m"). */
+  progress: Map<string, { phase: 'push' | 'pull' | 'snapshot'; done: number; total: number }>;
+  /** Long-polls waiting for other devices' changes, one per linked entity (see live.ts). */
+  listeners: Map<string, Promise<void>>;
+  /** Entities whose hosted instance needs a newer Bureau: their synced data is read-only here. */
+  readOnly: Set<string>;
+  /** Refuses writes to the read-only entities' synced tables (call `set` when `readOnly` changes). */
+  guard: ReturnType<typeof createReadOnlyGuard>;
+  /**
+   * How far the hosted instance's clock is ahead of this one (ms), from the last answer: stamps
+   * are made and compared in hosted time, so a wrong clock here neither loses every conflict nor
+   * refuses other devices' changes as "from the future".
+   */
+  clockOffsetMs: number;
+  clockMeasuredAt: ClockState['clockMeasuredAt'];
 }
 
 const engines = new WeakMap<Context, SyncEngine>();
+
 
 export function engineOf(ctx: Context): SyncEngine {
   const engine = engines.get(ctx);
@@ -62,12 +84,26 @@ export function startSyncEngine(ctx: Context): SyncEngine {
     ctx.db.insert(syncNode).values({ id: 1, node }).onConflictDoNothing().run();
     node = ctx.db.select().from(syncNode).where(eq(syncNode.id, 1)).get()!.node;
   }
-  const capture = installCapture(ctx.sqlite, tables, node, () => ctx.clock.now().getTime());
-  groupTransactions(ctx, capture);
-  const engine: SyncEngine = { capture, tables, applier: createApplier(ctx.sqlite, tables), backoff: new Map(), running: new Map() };
+  const links = ctx.db.select({ entityId: syncLinks.entityId, status: syncLinks.lastErrorStatus, offset: syncLinks.serverTimeOffsetMs }).from(syncLinks).all();
+  const engine = {
+    tables,
+    backoff: new Map(),
+    running: new Map(),
+    progress: new Map(),
+    listeners: new Map(),
+    readOnly: new Set(links.filter((l) => l.status === 426).map((l) => l.entityId)),
+    // Measured again at the first answer: an offset from before a restart cannot be trusted to still hold.
+    clockOffsetMs: 0,
+    clockMeasuredAt: null,
+  } as Omit<SyncEngine, 'capture' | 'applier' | 'guard'> as SyncEngine;
+  engine.capture = installCapture(ctx.sqlite, tables, node, () => hostedNow(ctx, engine));
+  engine.applier = createApplier(ctx.sqlite, tables);
+  groupTransactions(ctx, engine.capture);
+  engine.guard = createReadOnlyGuard(ctx.sqlite, tables);
+  engine.guard.set(engine.readOnly);
   engines.set(ctx, engine);
   refreshLinked(ctx);
-  ctx.loops.add('sync', 1_000, () => runDueCycles(ctx));
+  ctx.loops.add('sync', LIVE_TICK_MS, () => tickLive(ctx));
   return engine;
 }
 
@@ -114,8 +150,18 @@ export function enqueueSnapshot(ctx: Context, entityId: string): number {
   return n;
 }
 
+/**
+ * The hosted instance answered without asking for a newer version: the entity is writable again
+ * (before anything pulled is applied, which the read-only guard would refuse too).
+ */
+export function writable(engine: SyncEngine, entityId: string): void {
+  if (engine.readOnly.delete(entityId)) engine.guard.set(engine.readOnly);
+}
+
 /** Pushes the queue in batches (≤500 changes, ≤1 MB), uploading the blobs rows name first. */
 async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<void> {
+  const progress = { phase: 'push' as const, done: 0, total: waitingChanges(ctx, link.entityId) };
+  if (progress.total > 0) engineOf(ctx).progress.set(link.entityId, progress);
   for (;;) {
     const queued = ctx.db
       .select()
@@ -152,8 +198,11 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
         if (r.status === 'rejected') tx.update(syncChanges).set({ result: 'rejected', reason: r.reason, answeredAt }).where(eq(syncChanges.changeId, r.id)).run();
         else tx.delete(syncChanges).where(eq(syncChanges.changeId, r.id)).run();
       }
-      tx.update(syncLinks).set({ serverTimeOffsetMs: Date.parse(answer.serverTime) - ctx.clock.now().getTime() }).where(eq(syncLinks.entityId, link.entityId)).run();
     });
+    noteServerTime(ctx, engineOf(ctx), link.entityId, answer.serverTime);
+    writable(engineOf(ctx), link.entityId);
+    progress.done += batch.length;
+    progress.total = Math.max(progress.total, progress.done);
     invariant(answer.results.length === batch.length, 'one answer per pushed change');
     // A refused group with a guarded transition lost a race: it is undone, not left for the user to retry.
     const refused = new Set(answer.results.filter((r) => r.status === 'rejected').map((r) => r.id));
@@ -174,27 +223,45 @@ function keepGroupsWhole(batch: Change[], cutShort: boolean): void {
   if (start > 0) batch.splice(start);
 }
 
-/** Documents name their PDF by sha256: the hosted instance gets the file before the row. */
+/** Rows name their files by sha256 (a document's PDF, a sealed PDF): the hosted instance gets the file before the row. */
 async function uploadBlobOf(ctx: Context, link: LinkRow, token: string, change: Change): Promise<void> {
-  const sha = change.table === 'documents' ? change.columns.sha256 : undefined;
-  if (typeof sha !== 'string' || !ctx.blobs.has(sha)) return;
-  const present = await callHosted(link.hostedUrl, 'HEAD', `/sync/v1/blobs/${sha}`, { token });
-  if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: ctx.blobs.get(sha), timeoutMs: 120_000 });
+  for (const sha of blobsOf(engineOf(ctx).tables, change)) {
+    if (!ctx.blobs.has(sha)) continue;
+    const present = await callHosted(link.hostedUrl, 'HEAD', `/sync/v1/blobs/${sha}`, { token });
+    if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: ctx.blobs.get(sha), timeoutMs: 120_000 });
+  }
 }
 
-/** Pulls the log after the cursor and applies it; the cursor advances in the same transaction. */
+/**
+ * Pulls the log after the cursor and applies it; the cursor advances in the same transaction.
+ * A device that has never pulled (or whose cursor the log no longer covers) takes a snapshot of
+ * the entity's rows first instead of replaying the whole log.
+ */
 async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void> {
   const engine = engineOf(ctx);
-  let cursor = link.cursor;
+  const progress = { phase: 'pull' as 'pull' | 'snapshot', done: 0, total: 0 };
+  engine.progress.set(link.entityId, progress);
+  const snapshot = async () => {
+    progress.phase = 'snapshot';
+    const seq = await syncFromSnapshot(ctx, link, token, (done, total) => Object.assign(progress, { done, total }));
+    Object.assign(progress, { phase: 'pull', done: 0, total: 0 });
+    return seq;
+  };
+  let cursor = link.cursor === 0 ? await snapshot() : link.cursor;
+  const start = cursor;
+  let refetched = false;
   for (;;) {
-    const page = await callHosted(link.hostedUrl, 'GET', `/sync/v1/pull?cursor=${cursor}`, { token, schema: pullResponse });
-    for (const change of page.changes) {
-      const sha = change.table === 'documents' ? change.columns.sha256 : undefined;
-      if (change.deviceId !== link.deviceId && typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha) && !ctx.blobs.has(sha)) {
-        const data = (await callHosted(link.hostedUrl, 'GET', `/sync/v1/blobs/${sha}`, { token, timeoutMs: 120_000 })) as unknown as Buffer;
-        if (ctx.blobs.put(data).sha256 !== sha) throw new HostedError(502, 'A file from the hosted instance does not match its hash');
-      }
+    const page = await callHosted(link.hostedUrl, 'GET', `/sync/v1/pull?cursor=${cursor}`, { token, schema: pullPage });
+    noteServerTime(ctx, engine, link.entityId, page.serverTime);
+    writable(engine, link.entityId);
+    if (page.mustRefetch) {
+      // Once per cycle: a hosted instance that keeps saying so is failing, and the backoff applies.
+      if (refetched) throw new HostedError(502, 'The hosted instance asks for a new snapshot again and again');
+      refetched = true;
+      cursor = await snapshot();
+      continue;
     }
+    for (const change of page.changes) if (change.deviceId !== link.deviceId) for (const sha of blobsOf(engine.tables, change)) await fetchMissingBlob(ctx, link, token, sha);
     for (const change of page.changes) engine.capture.observe(change.hlc);
     const outcome = ctx.db.transaction((tx) => {
       const applied = engine.capture.withoutCapture(() => {
@@ -206,6 +273,7 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
     });
     for (const s of outcome.skipped) ctx.log.warn({ entityId: link.entityId, changeId: s.id, reason: s.reason }, 'sync: change not applied');
     cursor = page.cursor;
+    Object.assign(progress, { done: cursor - start, total: Math.max(cursor, page.head ?? cursor) - start });
     if (!page.hasMore) return;
   }
 }
@@ -228,27 +296,21 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
       // A stamp from elsewhere too far ahead of this clock is clock skew as much as the hosted instance's 409 is.
       const status = err instanceof HostedError ? err.status : err instanceof ClockSkewError ? 409 : -1;
       const message = err instanceof Error ? err.message : String(err);
+      // A refusal for clock skew says what time it is there: the next stamps are made in that time.
+      if (err instanceof HostedError && err.serverTime) noteServerTime(ctx, engine, entityId, err.serverTime);
       if (status === -1) ctx.log.error({ err, entityId }, 'sync cycle failed');
       ctx.db.update(syncLinks).set({ lastError: message, lastErrorStatus: status }).where(eq(syncLinks.entityId, entityId)).run();
+      // The hosted instance needs a newer Bureau: writes to this entity's synced data stop here until then.
+      if (status === 426 && !engine.readOnly.has(entityId)) engine.guard.set(engine.readOnly.add(entityId));
       const failures = (engine.backoff.get(entityId)?.failures ?? 0) + 1;
       const retryAfterMs = err instanceof HostedError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
       const delay = Math.max(retryAfterMs, Math.min(300_000, 1000 * 2 ** (failures - 1)) * (0.5 + Math.random() / 2));
       engine.backoff.set(entityId, { failures, nextAt: Date.now() + delay });
     }
-  })().finally(() => engine.running.delete(entityId));
+  })().finally(() => {
+    engine.running.delete(entityId);
+    engine.progress.delete(entityId);
+  });
   engine.running.set(entityId, cycle);
   return cycle;
-}
-
-/** The background loop: a cycle for each linked entity whose backoff has passed. */
-async function runDueCycles(ctx: Context): Promise<void> {
-  const engine = engineOf(ctx);
-  const links = ctx.db.select({ entityId: syncLinks.entityId, lastErrorStatus: syncLinks.lastErrorStatus }).from(syncLinks).all();
-  await Promise.all(
-    links
-      // A revoked device or an outdated schema does not fix itself by retrying.
-      .filter((l) => l.lastErrorStatus !== 401 && l.lastErrorStatus !== 426)
-      .filter((l) => (engine.backoff.get(l.entityId)?.nextAt ?? 0) <= Date.now())
-      .map((l) => runCycle(ctx, l.entityId)),
-  );
 }

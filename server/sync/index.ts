@@ -1,5 +1,6 @@
 import type { Module } from '../modules.js';
 import { startSyncEngine } from './engine.js';
+import { stopLive } from './live.js';
 import { local } from './policy.js';
 import { syncRoutes } from './routes.js';
 
@@ -7,6 +8,7 @@ export const syncModule: Module = {
   name: 'sync',
   routes: syncRoutes,
   start: (ctx) => void startSyncEngine(ctx),
+  stop: (ctx) => stopLive(ctx),
   sync: {
     sync_links: local('this device and its token'),
     sync_changes: local('the push queue'),

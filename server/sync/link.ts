@@ -1,15 +1,16 @@
 // Linking an entity to a hosted instance, joining one from another device, and the devices.
 import os from 'node:os';
-import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { entities, memberships, users } from '../auth/tables.js';
 import { hashPassword } from '../auth/passwords.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
-import { deviceCode, deviceSchema, enrolment, type Enrolment } from './protocol.js';
+import { deviceCode, deviceSchema, enrolment, hostedInfo, rotatedToken, type Enrolment } from './protocol.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
+import { waitingChanges } from './waiting.js';
 import { z } from 'zod';
 
 /** The hosted instance's refusal, as this API's error: credentials and codes are bad input here (the local session is fine). */
@@ -17,6 +18,7 @@ function fromHosted(err: unknown, what: string): never {
   if (!(err instanceof HostedError)) throw err;
   if (err.status === 0) throw new BadGatewayError(err.message);
   if (err.status === 401) throw new BadRequestError(`${what}: ${err.message}`);
+  if (err.status === 426) throw new ConflictError(err.message);
   if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409 || err.status === 429) throw new HttpError(err.status, `${what}: ${err.message}`);
   throw new BadGatewayError(`${what}: the hosted instance answered ${err.status} (${err.message})`);
 }
@@ -38,6 +40,7 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
   if (!entity || !user) throw new NotFoundError('Entity not found');
   let enrolled: Enrolment;
   try {
+    await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
     enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/link', {
       body: { email: input.email, password: input.password, name: user.name, accountId: user.id, entityId: entity.id, entityName: entity.name, deviceName: deviceName() },
       schema: enrolment,
@@ -69,6 +72,8 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
   const passwordHash = await hashPassword(input.password);
   let enrolled: Enrolment;
   try {
+    // An outdated device learns it before anything is enrolled: nothing half-linked.
+    await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
     enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, ...(input.name ? { name: input.name } : {}), deviceName: deviceName() }, schema: enrolment });
   } catch (err) {
     fromHosted(err, 'Joining failed');
@@ -139,11 +144,6 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
   } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
 }
 
-/** Local changes the hosted instance has not answered for yet. */
-function waitingChanges(ctx: Context, entityId: string): number {
-  return ctx.db.select({ n: count() }).from(syncChanges).where(and(eq(syncChanges.entityId, entityId), isNull(syncChanges.result))).get()!.n;
-}
-
 function linked(ctx: Context, entityId: string) {
   const link = linkOf(ctx, entityId);
   if (!link) throw new ConflictError('This entity is not linked to a hosted instance');
@@ -203,6 +203,9 @@ export async function revokeHostedDevice(ctx: Context, entityId: string, deviceI
 
 export type SyncState = 'synced' | 'pending' | 'syncing' | 'offline' | 'revoked' | 'update_required' | 'clock_skew' | 'error';
 
+/** Clocks further apart than this are shown as a warning (sync still works: stamps are made in hosted time). */
+export const CLOCK_WARNING_MS = 60_000;
+
 /** What the UI shows: linked or not, where, the state of the last cycle, the queue and its rejections. */
 export function syncStatus(ctx: Context, entityId: string) {
   const link = linkOf(ctx, entityId);
@@ -216,7 +219,9 @@ export function syncStatus(ctx: Context, entityId: string) {
     .limit(100)
     .all()
     .map((r) => ({ changeId: r.changeId, table: r.tableName, rowId: r.rowId, reason: r.reason ?? '', at: r.answeredAt ?? r.createdAt }));
-  const running = engineOf(ctx).running.has(entityId);
+  const engine = engineOf(ctx);
+  const running = engine.running.has(entityId);
+  const progress = engine.progress.get(entityId);
   const s = link.lastErrorStatus;
   const state: SyncState = running
     ? 'syncing'
@@ -233,6 +238,7 @@ export function syncStatus(ctx: Context, entityId: string) {
             : s === 0
               ? 'offline'
               : 'error';
+  const offset = link.serverTimeOffsetMs;
   return {
     linked: true as const,
     state,
@@ -243,6 +249,31 @@ export function syncStatus(ctx: Context, entityId: string) {
     lastSyncAt: link.lastSyncAt,
     lastError: link.lastError,
     waiting,
+    /** While a cycle runs and has work it can count: what it has done of it. */
+    progress: running && progress && progress.total > 0 ? { phase: progress.phase, done: Math.min(progress.done, progress.total), total: progress.total } : null,
+    /** This device's synced data of the entity cannot be changed (update required). */
+    readOnly: engine.readOnly.has(entityId),
+    /** How far this clock is behind (positive) or ahead of (negative) the hosted instance's, when known. */
+    clockOffsetMs: offset,
+    clockWarning: offset !== null && Math.abs(offset) > CLOCK_WARNING_MS,
     rejected,
   };
+}
+
+/**
+ * Swaps this device's token for a new one. The new token is stored (sealed) before it is ever
+ * used; until its first use the hosted instance still accepts the old one, so a crash between
+ * the two steps never locks the device out.
+ */
+export async function rotateDeviceToken(ctx: Context, entityId: string) {
+  const link = linked(ctx, entityId);
+  let rotated: z.infer<typeof rotatedToken>;
+  try {
+    rotated = await callHosted(link.hostedUrl, 'POST', '/sync/v1/devices/rotate', { token: deviceToken(ctx, link), schema: rotatedToken });
+  } catch (err) {
+    fromHosted(err, 'Rotation failed');
+  }
+  ctx.db.update(syncLinks).set({ deviceTokenSealed: ctx.secrets.seal(rotated.deviceToken) }).where(eq(syncLinks.entityId, entityId)).run();
+  // The first use of the new token retires the old one on the hosted instance.
+  await runCycle(ctx, entityId);
 }

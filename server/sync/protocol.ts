@@ -123,3 +123,49 @@ export const deviceSchema = z.object({
   revokedAt: z.string().nullable(),
 });
 export type DeviceInfo = z.infer<typeof deviceSchema>;
+
+// --- Snapshot, pull paging, hosted info (initial sync and the device loop) ---
+
+/**
+ * A pull page as the device reads it: `head` is the entity's newest seq (the device shows
+ * "syncing n of m"); `mustRefetch` says the cursor is older than the log keeps (compaction) or
+ * newer than the log (a hosted instance restored from a backup): take a new snapshot.
+ */
+export const pullPage = pullResponse.extend({ head: z.number().optional(), mustRefetch: z.boolean().optional() });
+export type PullPage = z.infer<typeof pullPage>;
+
+/** The longest NDJSON line of a snapshot the device accepts (one row with its stamps). */
+export const MAX_SNAPSHOT_LINE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `GET /sync/v1/snapshot` is NDJSON: a header line, one line per current row, and an end line.
+ * A row line is `{"table", "rowId", "data", "stamps", "fact"}`, where `stamps` is one HLC stamp
+ * when every column shares it (the usual case: the row was written once) or an object of stamps
+ * per column. Rows may repeat: a later line for the same row replaces an earlier one (rows that
+ * changed while the snapshot was read come again at the end). The device applies them and
+ * continues pulling from the end line's `seq`.
+ */
+export const snapshotHeader = z.object({ kind: z.literal('header'), serverTime: z.string(), seq: z.number(), rows: z.number() });
+export const snapshotEnd = z.object({ kind: z.literal('end'), serverTime: z.string(), seq: z.number(), rows: z.number() });
+export const snapshotRow = z.object({
+  table: z.string(),
+  rowId: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  stamps: z.union([z.string(), z.record(z.string(), z.string())]),
+  fact: z.boolean(),
+});
+export type SnapshotRow = z.infer<typeof snapshotRow>;
+
+/** `GET /sync/v1/info`: what this hosted instance accepts. Public (a device checks it before linking too). */
+export const hostedInfo = z.object({
+  serverTime: z.string(),
+  protocol: z.literal('bureau-sync/1'),
+  /** The oldest device schema version accepted; an older device goes read-only ("update required"). */
+  minSchemaVersion: z.number(),
+  /** The newest schema version this hosted instance knows. */
+  schemaVersion: z.number(),
+});
+export type HostedInfo = z.infer<typeof hostedInfo>;
+
+/** A device token swapped for a new one: the old one stops working at once. */
+export const rotatedToken = z.object({ serverTime: z.string(), deviceId: z.uuid(), deviceToken: z.string() });

@@ -6,7 +6,7 @@ import { UnauthorizedError } from '../http/errors.js';
 import { startSession, publicUser } from '../auth/accounts.js';
 import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
-import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, settleRejectedChange, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, syncStatus } from './link.js';
+import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, settleRejectedChange, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, rotateDeviceToken, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
 import { deviceCode, deviceSchema } from './protocol.js';
 
@@ -30,6 +30,13 @@ const statusSchema = z
       lastSyncAt: z.string().nullable(),
       lastError: z.string().nullable(),
       waiting: z.number().meta({ description: 'Local changes not yet accepted by the hosted instance.' }),
+      progress: z
+        .object({ phase: z.enum(['push', 'pull', 'snapshot']), done: z.number(), total: z.number() })
+        .nullable()
+        .meta({ description: 'While a cycle runs ("syncing n of m"): `push` counts local changes sent, `pull` changes received, `snapshot` rows of a first sync received. Null when no cycle runs.' }),
+      readOnly: z.boolean().meta({ description: "True while the hosted instance needs a newer Bureau: writes to the entity's synced data answer 423 until this device is updated." }),
+      clockOffsetMs: z.number().nullable().meta({ description: "How far the hosted instance's clock is ahead of this device's (ms; negative: this clock is ahead), from its last answer. Stamps are made in hosted time." }),
+      clockWarning: z.boolean().meta({ description: 'The clocks differ by more than a minute: the UI asks to set this clock right.' }),
       rejected: z.array(z.object({ changeId: z.uuid(), table: z.string(), rowId: z.string(), reason: z.string(), at: z.string() })),
     }),
   ])
@@ -143,6 +150,24 @@ export const syncRoutes: RouteDef[] = [
   route(
     { method: 'get', path: '/api/sync/devices', summary: 'Devices of the entity on the hosted instance', tags, access: manage, query: z.object({ entityId: entityIdField }), response: z.array(deviceSchema.extend({ current: z.boolean() })) },
     ({ ctx, entityId }) => listHostedDevices(ctx, entityId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/devices/rotate',
+      summary: "Replace this device's token",
+      description:
+        "Asks the hosted instance for a new device token and keeps it (sealed) in place of the old one, which stops working as soon as the new one is used (at once: a sync cycle follows). For a token that may have leaked, e.g. from a backup of this device. 502 when the hosted instance cannot be reached; the old token then keeps working.",
+      tags,
+      access: manage,
+      body: z.strictObject({ entityId: entityIdField }),
+      response: statusSchema,
+      errors: { 409: 'Not linked', 502: 'Hosted instance unreachable or failing' },
+    },
+    async ({ ctx, entityId }) => {
+      await rotateDeviceToken(ctx, entityId);
+      return syncStatus(ctx, entityId);
+    },
   ),
   route(
     { method: 'delete', path: '/api/sync/devices/{deviceId}', summary: 'Revoke a device', tags, access: manage, params: z.object({ deviceId: z.uuid('must be a UUID') }) },

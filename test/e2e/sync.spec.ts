@@ -116,3 +116,26 @@ test('link an entity, add a second device with a code, see its data there, revok
   await screenshot(pageB, 'sync-revoked-device');
   await contextB.close();
 });
+
+test('update required: Settings → Sync and the top bar say so, and the entity is read-only here until the app syncs again', async ({ server, signedIn, hosted }) => {
+  test.setTimeout(90_000);
+  const { page, client } = signedIn;
+  const linked = await client.post('/api/sync/link', { hostedUrl: hosted.url, email: client.email, password: client.password });
+  expect(linked.status).toBe(201);
+  hosted.ctx.minSchemaVersion = 2;
+  try {
+    await page.goto(`${server.url}/settings/sync`);
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect(page.getByText('Update required', { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Read-only on this device' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Sync status: Update required/ })).toBeVisible();
+    const refused = await client.post('/api/helpdesk/tickets', { subject: 'Not while outdated' });
+    expect(refused.status).toBe(423);
+    await screenshot(page, 'sync-update-required');
+  } finally {
+    hosted.ctx.minSchemaVersion = 1;
+  }
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Read-only on this device' })).toHaveCount(0);
+  await expect(page.getByText(/^Synced /)).toBeVisible();
+});

@@ -86,6 +86,28 @@ describe('two hosted processes on one PostgreSQL', () => {
     expect(new Set(log.changes.map((c) => c.id)).size).toBe(total);
   }, 120_000);
 
+  it('a pull waiting in one process is woken by a push through the other (LISTEN/NOTIFY), before its safety look at 5 s', async () => {
+    const { device } = await link(bases[0]);
+    const listener = new Device(bases[1], device.enrolment);
+    const started = Date.now();
+    const waiting = listener.pull(0, '&waitMs=20000');
+    await new Promise((r) => setTimeout(r, 500));
+    await device.push([device.change('folders', 'woken', { name: 'Inbox' })]);
+    const res = await waiting;
+    expect(res.body.changes.map((c: { rowId: string }) => c.rowId)).toEqual(['woken']);
+    expect(Date.now() - started).toBeLessThan(4_500);
+  });
+
+  it('a snapshot through one process includes what was pushed through the other', async () => {
+    const { device } = await link(bases[0]);
+    await device.push(Array.from({ length: 20 }, (_, i) => device.change('folders', `s${i}`, { name: `S${i}` })));
+    const res = await fetch(`${bases[1]}/sync/v1/snapshot`, { headers: { authorization: `Bearer ${device.token}` } });
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: 'header', seq: 20, rows: 20 });
+    expect(lines.at(-1)).toMatchObject({ kind: 'end', seq: 20, rows: 20 });
+    expect(lines.slice(1, -1).map((l) => l.rowId).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `s${i}`).sort());
+  });
+
   it('a retried push through the other process is recognised as a duplicate', async () => {
     const { device } = await link(bases[0]);
     const change = device.change('folders', 'f', { name: 'Inbox' });

@@ -109,6 +109,19 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
       });
     });
 
+    it('a revoke ends the revoked device’s waiting pull with 401', async () => {
+      const { device, input } = await link(base);
+      const laptop = await secondDevice(device, input);
+      const started = Date.now();
+      const waiting = laptop.pull(0, '&waitMs=20000');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await call(base, 'DELETE', `/sync/v1/devices/${laptop.enrolment.deviceId}`, { token: device.token })).status).toBe(204);
+      const res = await waiting;
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatch(/revoked/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+
     describe('push and pull', () => {
       it('orders the log by seq and resolves each column by the newest HLC stamp, in any arrival order', async () => {
         const { device: desk, input } = await link(base);
@@ -201,6 +214,99 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         expect(first.body.hasMore).toBe(true);
         const all = await device.pullAll(first.body.cursor);
         expect(all.changes.map((c) => c.seq)).toEqual(Array.from({ length: 15 }, (_, i) => i + 11));
+      });
+    });
+
+    describe('snapshot, info, token rotation', () => {
+      /** The snapshot's NDJSON lines, parsed. */
+      async function snapshot(device: Device) {
+        const res = await fetch(`${base}/sync/v1/snapshot`, { headers: { authorization: `Bearer ${device.token}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+        const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+        return { header: lines[0], rows: lines.slice(1, -1), end: lines.at(-1) };
+      }
+
+      it('streams the current rows with their stamps and the seq they are consistent with', async () => {
+        const { device: desk, input } = await link(base);
+        const laptop = await secondDevice(desk, input);
+        const created = desk.change('tickets', 't1', { subject: 'Printer', status: 'new' });
+        const edited = laptop.change('tickets', 't1', { status: 'open' });
+        const fact = desk.change('ticket_messages', 'm1', { ticket_id: 't1', body: 'Hello' }, 'fact');
+        await desk.push([created, fact]);
+        await laptop.push([edited]);
+        const other = (await link(base)).device;
+        await other.push([other.change('tickets', 'theirs', { subject: 'Not yours' })]);
+
+        const { header, rows, end } = await snapshot(laptop);
+        expect(header).toMatchObject({ kind: 'header', seq: 3, rows: 2, serverTime: expect.any(String) });
+        expect(end).toMatchObject({ kind: 'end', seq: 3, rows: 2 });
+        const byId = new Map(rows.map((r) => [r.rowId, r]));
+        expect([...byId.keys()].sort()).toEqual(['m1', 't1']);
+        // Columns written at different times carry their own stamps; a row written once carries one.
+        expect(byId.get('t1')).toEqual({ table: 'tickets', rowId: 't1', data: { subject: 'Printer', status: 'open' }, stamps: { subject: created.hlc, status: edited.hlc }, fact: false });
+        expect(byId.get('m1')).toEqual({ table: 'ticket_messages', rowId: 'm1', data: { ticket_id: 't1', body: 'Hello' }, stamps: fact.hlc, fact: true });
+        // The log continues from the snapshot's seq.
+        await desk.push([desk.change('tickets', 't2', { subject: 'After' })]);
+        expect((await laptop.pullAll(end.seq)).changes.map((c) => c.rowId)).toEqual(['t2']);
+      });
+
+      it('pages a large entity and is refused without a device token', async () => {
+        const { device } = await link(base);
+        for (let i = 0; i < 3; i++) await device.push(Array.from({ length: 500 }, (_, k) => device.change('folders', `f${i}-${k}`, { name: `F${k}` })));
+        const { header, rows, end } = await snapshot(device);
+        expect(rows).toHaveLength(1500);
+        expect(new Set(rows.map((r) => r.rowId)).size).toBe(1500);
+        expect(header.rows).toBe(1500);
+        expect(end.seq).toBe(1500);
+        expect((await call(base, 'GET', '/sync/v1/snapshot')).status).toBe(401);
+      });
+
+      it('tells a device to take a new snapshot when its cursor is older than the log keeps, or newer than the log', async () => {
+        const { device, input } = await link(base);
+        await device.push(Array.from({ length: 5 }, (_, i) => device.change('folders', `f${i}`, { name: `F${i}` })));
+        const current = (await device.pull(5)).body;
+        expect(current).toMatchObject({ changes: [], head: 5 });
+        expect(current.mustRefetch).toBeUndefined();
+        const ahead = await device.pull(9);
+        expect(ahead.status).toBe(200);
+        expect(ahead.body).toMatchObject({ changes: [], cursor: 9, hasMore: false, mustRefetch: true, head: 5 });
+        await hosted.ctx.store.db.execute(`update entities set compacted_through = 3 where id = '${input.entityId}'`);
+        expect((await device.pull(2)).body.mustRefetch).toBe(true);
+        const kept = (await device.pull(3)).body;
+        expect(kept.mustRefetch).toBeUndefined();
+        expect(kept.changes.map((c: { seq: number }) => c.seq)).toEqual([4, 5]);
+      });
+
+      it('advertises the oldest schema version it accepts and its time, on every answer', async () => {
+        const info = await call(base, 'GET', '/sync/v1/info');
+        expect(info.status).toBe(200);
+        expect(info.body).toEqual({ serverTime: expect.any(String), protocol: 'bureau-sync/1', minSchemaVersion: 1, schemaVersion: 1 });
+        for (const res of [info, await call(base, 'GET', '/sync/v1/pull'), await call(base, 'GET', '/nope'), await call(base, 'GET', '/api/health')]) {
+          expect(res.headers.get('x-min-schema-version')).toBe('1');
+          expect(Math.abs(Date.parse(res.headers.get('x-server-time')!) - now())).toBeLessThan(60_000);
+        }
+      });
+
+      it('rotates a device token: the old one works until the new one is used, then never again', async () => {
+        const { device, input } = await link(base);
+        const old = device.token;
+        const rotated = await call(base, 'POST', '/sync/v1/devices/rotate', { token: old });
+        expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+        expect(rotated.body).toEqual({ serverTime: expect.any(String), deviceId: device.enrolment.deviceId, deviceToken: expect.stringMatching(/^dt_/) });
+        const fresh = rotated.body.deviceToken as string;
+        expect(fresh).not.toBe(old);
+        // The device may have crashed before storing the new token: the old one still gets in.
+        expect((await call(base, 'GET', '/sync/v1/pull', { token: old })).status).toBe(200);
+        expect((await call(base, 'GET', '/sync/v1/pull', { token: fresh })).status).toBe(200);
+        const refused = await call(base, 'GET', '/sync/v1/pull', { token: old });
+        expect(refused.status).toBe(401);
+        expect(refused.body.error).toEqual(expect.any(String));
+        const stored = JSON.stringify(await hosted.ctx.store.db.execute(`select * from devices where entity_id = '${input.entityId}'`));
+        expect(stored).not.toContain(fresh);
+        // A revoked device cannot rotate its way back in.
+        expect((await call(base, 'DELETE', `/sync/v1/devices/${device.enrolment.deviceId}`, { token: fresh })).status).toBe(204);
+        expect((await call(base, 'POST', '/sync/v1/devices/rotate', { token: fresh })).status).toBe(401);
       });
     });
 

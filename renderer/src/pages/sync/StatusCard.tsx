@@ -3,11 +3,13 @@ import { formatDateTime, useAction } from '../../ui/hooks';
 import { syncApi } from './sync-api';
 import type { LinkedStatus } from './types';
 import { publishSyncStatus } from './useSyncStatus';
-import { describeSync } from './words';
+import { clockWords, describeSync, progressWords } from './words';
 
 /** The link's state in words, where it points, and "Sync now". */
 export function StatusCard({ entityId, status }: { entityId: string; status: LinkedStatus }) {
   const words = describeSync(status);
+  const progress = progressWords(status);
+  const clock = clockWords(status);
   const run = useAction(async () => publishSyncStatus(entityId, await syncApi.run(entityId)));
   return (
     <Card
@@ -25,8 +27,19 @@ export function StatusCard({ entityId, status }: { entityId: string; status: Lin
           <div className="sync-headline">{words.headline}</div>
           {words.detail && <div className="muted">{words.detail}</div>}
           {status.state !== 'error' && status.state !== 'revoked' && status.lastError && <div className="muted">Last error: {status.lastError}</div>}
+          {progress && <progress className="sync-progress" max={100} value={progress.percent} aria-label={progress.long} />}
         </div>
       </div>
+      {status.readOnly && (
+        <div className="sync-warning" role="status">
+          Read-only on this device: the hosted instance needs a newer Bureau. Update the app to change this entity's data again.
+        </div>
+      )}
+      {clock && (
+        <div className="sync-warning" role="status">
+          {clock}
+        </div>
+      )}
       <dl className="sync-facts">
         <dt>Hosted instance</dt>
         <dd>

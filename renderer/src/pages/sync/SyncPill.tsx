@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { useSession } from '../../session';
 import { useSyncStatus } from './useSyncStatus';
-import { describeSync } from './words';
+import { clockWords, describeSync } from './words';
 import './sync.css';
 
 /** Top bar: the entity's sync state when it is linked; owners and admins click through to Settings → Sync. */
@@ -11,22 +11,28 @@ export function SyncPill() {
   const { status } = useSyncStatus(session.entity?.id);
   if (!status?.linked) return null;
   const words = describeSync(status);
-  const label = `Sync status: ${words.headline}`;
+  const clock = clockWords(status);
+  const label = `Sync status: ${words.headline}${clock ? `. ${clock}` : ''}`;
   const body = (
     <>
       <span className={`sync-dot sync-dot-${words.tone}`} aria-hidden />
       {words.short}
-      {status.waiting > 0 && status.state !== 'synced' && <span className="sync-pill-count">{status.waiting}</span>}
+      {status.waiting > 0 && status.state !== 'synced' && status.state !== 'syncing' && <span className="sync-pill-count">{status.waiting}</span>}
+      {clock && (
+        <span className="sync-pill-count" title={clock}>
+          !
+        </span>
+      )}
     </>
   );
   if (!session.can('SETTINGS.MANAGE'))
     return (
-      <span className={`sync-pill sync-pill-${words.tone}`} title={words.headline} aria-label={label} role="img">
+      <span className={`sync-pill sync-pill-${words.tone}`} title={clock ? `${words.headline}. ${clock}` : words.headline} aria-label={label} role="img">
         {body}
       </span>
     );
   return (
-    <button type="button" className={`sync-pill sync-pill-${words.tone}`} title={words.headline} aria-label={label} onClick={() => navigate('/settings/sync')}>
+    <button type="button" className={`sync-pill sync-pill-${words.tone}`} title={clock ? `${words.headline}. ${clock}` : words.headline} aria-label={label} onClick={() => navigate('/settings/sync')}>
       {body}
     </button>
   );

@@ -10,7 +10,10 @@ export function publishSyncStatus(entityId: string, status: SyncStatus) {
   window.dispatchEvent(new CustomEvent<Published>(EVENT, { detail: { entityId, status } }));
 }
 
-/** The entity's sync status, polled every `everyMs` and kept in step with `publishSyncStatus`. */
+/** While a cycle runs, its "n of m" is worth following closely. */
+const WHILE_SYNCING_MS = 1_000;
+
+/** The entity's sync status, polled every `everyMs` (every second while syncing) and kept in step with `publishSyncStatus`. */
 export function useSyncStatus(entityId: string | null | undefined, everyMs = 10_000) {
   const [current, setCurrent] = useState<(Published & { error: string | null }) | null>(null);
   const load = useCallback(async () => {
@@ -22,10 +25,12 @@ export function useSyncStatus(entityId: string | null | undefined, everyMs = 10_
       setCurrent((c) => ({ entityId, status: c?.entityId === entityId ? c.status : { linked: false, state: 'unlinked' }, error: err instanceof Error ? err.message : String(err) }));
     }
   }, [entityId]);
+  const syncing = current !== null && current.entityId === entityId && current.status.linked && current.status.state === 'syncing';
+  const interval = syncing ? Math.min(everyMs, WHILE_SYNCING_MS) : everyMs;
   useEffect(() => {
     if (!entityId) return;
     void load();
-    const timer = setInterval(() => void load(), everyMs);
+    const timer = setInterval(() => void load(), interval);
     const onPublished = (e: Event) => {
       const d = (e as CustomEvent<Published>).detail;
       if (d.entityId === entityId) setCurrent({ ...d, error: null });
@@ -35,7 +40,7 @@ export function useSyncStatus(entityId: string | null | undefined, everyMs = 10_
       clearInterval(timer);
       window.removeEventListener(EVENT, onPublished);
     };
-  }, [entityId, everyMs, load]);
+  }, [entityId, interval, load]);
   const mine = current && current.entityId === entityId ? current : null;
   return { status: mine?.status ?? null, error: mine?.error ?? null, reload: load };
 }

@@ -14,6 +14,23 @@ export function ago(iso: string, now = Date.now()): string {
 }
 
 const changes = (n: number) => (n === 1 ? '1 change' : `${n} changes`);
+const count = (n: number) => n.toLocaleString();
+
+/** "Syncing 1,200 of 3,000" while a cycle has counted its work, else null. */
+export function progressWords(s: LinkedStatus): { short: string; long: string; percent: number } | null {
+  const p = s.progress;
+  if (s.state !== 'syncing' || !p || p.total <= 0) return null;
+  const what = p.phase === 'push' ? 'changes sent' : p.phase === 'snapshot' ? 'records received' : 'changes received';
+  return { short: `${count(p.done)} of ${count(p.total)}`, long: `Syncing ${count(p.done)} of ${count(p.total)} ${what}`, percent: Math.round((100 * p.done) / p.total) };
+}
+
+/** A warning when this computer's clock is off the hosted instance's by more than a minute. */
+export function clockWords(s: LinkedStatus): string | null {
+  if (!s.clockWarning || s.clockOffsetMs === null) return null;
+  const minutes = Math.max(1, Math.round(Math.abs(s.clockOffsetMs) / 60_000));
+  const amount = minutes >= 90 ? `${Math.round(minutes / 60)} hours` : minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  return `This computer's clock is ${amount} ${s.clockOffsetMs > 0 ? 'behind' : 'ahead of'} the hosted instance. Sync works, but set the date and time right.`;
+}
 
 const SHORT: Record<SyncState, string> = {
   synced: 'Synced',
@@ -34,8 +51,10 @@ export function describeSync(s: LinkedStatus, now = Date.now()): { headline: str
       return { ...base, tone: 'green', headline: s.lastSyncAt ? `Synced ${ago(s.lastSyncAt, now)}` : 'Synced', detail: null };
     case 'pending':
       return { ...base, tone: 'blue', headline: `${changes(s.waiting)} waiting to sync`, detail: 'They go up with the next sync, within a few seconds.' };
-    case 'syncing':
-      return { ...base, tone: 'blue', headline: 'Syncing…', detail: null };
+    case 'syncing': {
+      const progress = progressWords(s);
+      return { ...base, short: progress ? `Syncing ${progress.short}` : base.short, tone: 'blue', headline: progress ? `${progress.long}…` : 'Syncing…', detail: null };
+    }
     case 'offline':
       return {
         ...base,
@@ -46,7 +65,12 @@ export function describeSync(s: LinkedStatus, now = Date.now()): { headline: str
     case 'revoked':
       return { ...base, tone: 'red', headline: 'This device was revoked', detail: 'An owner or admin removed it from the hosted instance. Its changes are no longer sent or received.' };
     case 'update_required':
-      return { ...base, tone: 'red', headline: 'Update required', detail: 'The hosted instance needs a newer Bureau. Update this app to sync again; nothing is lost meanwhile.' };
+      return {
+        ...base,
+        tone: 'red',
+        headline: 'Update required',
+        detail: "The hosted instance needs a newer Bureau. Until this app is updated, this entity's data is read-only here (you can still look everything up); nothing is lost meanwhile.",
+      };
     case 'clock_skew':
       return { ...base, tone: 'red', headline: 'Your clock is more than 10 minutes ahead', detail: 'Set the date and time of this computer right; changes wait until then.' };
     case 'error':

@@ -1,0 +1,33 @@
+// Rate limits of the hosted routes. Device routes count per device (its token), the public
+// sign-in routes per client IP. Sized so a device catching up at full speed stays well inside
+// them (500-change pushes and 1,000-change pulls, 20 a second) while a runaway or hostile client
+// is stopped; over a limit answers 429 with Retry-After, which the device's backoff honours.
+import type { RateLimitRule } from '../http/rate-limit.js';
+
+export interface HostedLimits {
+  push: RateLimitRule;
+  pull: RateLimitRule;
+  snapshot: RateLimitRule;
+  blobs: RateLimitRule;
+  /** Codes, invitations, device lists, revoke, rotate: people's actions, not a sync loop's. */
+  manage: RateLimitRule;
+  /** Every link and join attempt per IP (wrong passwords have their own, stricter count). */
+  signIn: RateLimitRule;
+  /** Failed sign-ins (link, join) per IP. */
+  failedSignIn: RateLimitRule;
+  /** Requests with an unknown or revoked device token per IP (guessing tokens). */
+  badToken: RateLimitRule;
+}
+
+const perMinute = (limit: number, what: string): RateLimitRule => ({ limit, windowMs: 60_000, message: `Too many ${what} from this device; try again shortly` });
+
+export const DEFAULT_LIMITS: HostedLimits = {
+  push: perMinute(1200, 'pushes'),
+  pull: perMinute(1200, 'pulls'),
+  snapshot: { limit: 10, windowMs: 10 * 60_000, message: 'Too many snapshots from this device; try again later' },
+  blobs: perMinute(600, 'file transfers'),
+  manage: perMinute(60, 'requests'),
+  signIn: { limit: 120, windowMs: 15 * 60_000, message: 'Too many link or join attempts from this address; try again later' },
+  failedSignIn: { limit: 20, windowMs: 15 * 60_000, message: 'Too many failed sign-in attempts from this address; try again later' },
+  badToken: { limit: 100, windowMs: 15 * 60_000, message: 'Too many requests with an invalid device token from this address; try again later' },
+};
