@@ -20,6 +20,7 @@ import { BUNDLE_LIFETIME_SECONDS, insertActivity, recordTransferEvent, type Acti
 import { userOpOutcome } from './bundler.js';
 import { tokenInfo, type TokenInfo } from './tokens.js';
 import { announceReceived, postLedgerTransfer } from './side-effects.js';
+import { reconcilePublicAccounts } from './public-reconcile.js';
 
 export interface ChainState {
   key: string;
@@ -118,6 +119,7 @@ async function runSync(ctx: Context, chain: ChainConfig, state: ChainState): Pro
     for (const row of pending) settleActivity(ctx, tx, chain, row, indexer, outcomes.get(row.id) ?? null, tokens);
   });
   saveSnapshot(ctx, chain, indexer);
+  await reconcilePublicAccounts(ctx, chain, indexer.height).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
   state.scanned = indexer.commitments.length;
   state.lastError = null;
   state.lastSyncAt = nowIso(ctx);

@@ -47,6 +47,22 @@ async function shieldedInBooks(client: SessionClient, currency: string): Promise
   return row ? BigInt(row.balance.replace('.', '')) : 0n;
 }
 
+/** The entity's Crypto wallet (public) account (1300) in ETH, in wei. */
+async function publicInBooks(client: SessionClient): Promise<bigint> {
+  const tb = await client.get('/api/ledger/trial-balance');
+  const row = tb.body.rows.find((r: { code: string; currency: string }) => r.code === '1300' && r.currency === 'ETH/18');
+  return row ? BigInt(row.balance.replace('.', '')) : 0n;
+}
+
+/** The books' public account equals the business account's balance on chain (after the indexer's next pass). */
+async function publicAccountReconciled(client: SessionClient): Promise<bigint> {
+  const address = (await client.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local').accountAddress as Address;
+  return until('the public account in the books', server, async () => {
+    const chainBalance = await devnet.publicClient.getBalance({ address });
+    return (await publicInBooks(client)) === chainBalance ? chainBalance : null;
+  });
+}
+
 function ledgerPayloads(entityId: string, type: string): Record<string, unknown>[] {
   return (server.ctx.sqlite.prepare('select payload from ledger_events where entity_id = ? and type = ? order by created_at').all(entityId, type) as { payload: string }[]).map((l) => JSON.parse(l.payload));
 }
@@ -215,6 +231,14 @@ describe('shielded transfers on the devnet', () => {
       expect(await shieldedInBooks(client, currency)).toBe(await balanceOf(client, 'local', tokenAddress));
     }
     expect(await shieldedInBooks(b, 'ETH/18')).toBe(parseEther('0.15'));
+    // And the public account likewise: B's holds what it unshielded to itself; A's what it was
+    // funded with, less what it shielded, less the network fees its operations paid.
+    expect(await publicAccountReconciled(b)).toBe(parseEther('0.05'));
+    const aPublic = await publicAccountReconciled(a);
+    expect(aPublic).toBeLessThan(parseEther('4'));
+    const fees = ledgerPayloads(a.entityId, 'expense_recorded').filter((p) => p.expenseAccount === '6700');
+    expect(fees.length).toBeGreaterThan(0);
+    expect(ledgerPayloads(a.entityId, 'owner_contribution')).toEqual([expect.objectContaining({ amount: '5.000000000000000000', depositAccount: '1300' })]);
   }, 120_000);
 
   it('refuses a transfer beyond the shielded balance', async () => {

@@ -1,0 +1,57 @@
+// Keeps the books' Crypto wallet (public) account equal to the business account's native balance
+// on chain. Shields and unshields to our own account are posted when they confirm; what else moves
+// the balance is visible only as a difference: money sent to the account from outside (posted as
+// an owner contribution, to reclassify if it was something else) and the network fees its
+// operations paid (posted as network fees). Read at the block the pool indexer reached, so every
+// shield included up to it is already posted.
+import { and, eq } from 'drizzle-orm';
+import type { Address } from 'viem';
+import type { Context } from '../context.js';
+import { ACC } from '../ledger/chart.js';
+import { accountIdOf } from '../ledger/ids.js';
+import { postEvent, formatMinor } from '../ledger/index.js';
+import { ledgerLines } from '../ledger/tables.js';
+import { knownAccountAddress } from './accounts.js';
+import type { ChainConfig } from './chains.js';
+import { publicClientFor } from './clients.js';
+import { ledgerCurrency } from './tokens.js';
+import { listEntityWallets } from './wallet-keys.js';
+
+/** The Crypto wallet account's balance in the books, in base units. */
+function booked(ctx: Context, entityId: string, currency: string): bigint {
+  return ctx.db
+    .select({ side: ledgerLines.side, amount: ledgerLines.amount })
+    .from(ledgerLines)
+    .where(and(eq(ledgerLines.entityId, entityId), eq(ledgerLines.accountId, accountIdOf(entityId, ACC.cryptoWallet)), eq(ledgerLines.currency, currency)))
+    .all()
+    .reduce((n, l) => n + (l.side === 'debit' ? BigInt(l.amount) : -BigInt(l.amount)), 0n);
+}
+
+export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, atBlock: bigint): Promise<void> {
+  const currency = ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
+  if (!currency || atBlock < 0n) return;
+  const client = publicClientFor(chain);
+  for (const wallet of listEntityWallets(ctx)) {
+    const address = knownAccountAddress(ctx, wallet.entityId, chain.name);
+    if (!address) continue;
+    const onChain = await client.getBalance({ address: address as Address, blockNumber: atBlock });
+    const delta = onChain - booked(ctx, wallet.entityId, currency);
+    if (delta === 0n) continue;
+    const amount = formatMinor(delta > 0n ? delta : -delta, currency);
+    const common = { idempotencyKey: `public-reconcile:${chain.name}:${atBlock}`, source: 'privacy' };
+    try {
+      if (delta > 0n) {
+        postEvent(ctx, wallet.entityId, { type: 'owner_contribution', payload: { ownerName: 'Deposit to the business account', currency, amount, depositAccount: ACC.cryptoWallet }, ...common }, { source: 'privacy' });
+      } else {
+        postEvent(
+          ctx,
+          wallet.entityId,
+          { type: 'expense_recorded', payload: { description: `Network fees paid by the business account on ${chain.name}`, merchant: chain.name, currency, netAmount: amount, taxAmount: '0', expenseAccount: ACC.networkFees, paymentAccount: ACC.cryptoWallet }, ...common },
+          { source: 'privacy' },
+        );
+      }
+    } catch (err) {
+      ctx.log.warn({ entityId: wallet.entityId, chain: chain.name, err: (err as Error).message }, 'public account not reconciled with the ledger');
+    }
+  }
+}
