@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-import QRCode from 'qrcode';
 import { api } from '../../api';
 import { Button, Card, CopyField, ErrorBanner, Spinner } from '../../ui/components';
 import { useAction, useAsync } from '../../ui/hooks';
 import { displayAmount, explainError } from './format';
+import { useQrCode } from './useQrCode';
 
 interface PublicAccounts {
   chain: string;
@@ -15,14 +14,7 @@ interface PublicAccounts {
 }
 
 function Qr({ value, label }: { value: string; label: string }) {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    QRCode.toDataURL(value, { margin: 1, width: 112, errorCorrectionLevel: 'M' }).then((u) => live && setUrl(u), () => live && setUrl(null));
-    return () => {
-      live = false;
-    };
-  }, [value]);
+  const url = useQrCode(value, 112);
   return url ? <img src={url} width={112} height={112} alt={`QR code of the ${label}`} className="wallet-qr" /> : null;
 }
 

@@ -1,17 +1,9 @@
-import { useEffect, useState } from 'react';
-import QRCode from 'qrcode';
+import { useQrCode } from './useQrCode';
 import { Card, CopyField } from '../../ui/components';
 
 /** The entity's shielded address (to receive privately) and its smart account (to fund shielding). */
 export function ReceiveCard({ shieldedAddress, accountAddress, chain, configured }: { shieldedAddress: string; accountAddress: string | null; chain: string; configured: boolean }) {
-  const [qr, setQr] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    QRCode.toDataURL(shieldedAddress, { margin: 1, width: 176, errorCorrectionLevel: 'M' }).then((url) => live && setQr(url), () => live && setQr(null));
-    return () => {
-      live = false;
-    };
-  }, [shieldedAddress]);
+  const qr = useQrCode(shieldedAddress, 176);
   return (
     <Card title="Receive">
       <div className="wallet-receive">
