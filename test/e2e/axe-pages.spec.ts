@@ -5,6 +5,8 @@ import { expectAccessible } from './axe-helpers.js';
 
 test('every page in the main navigation', async ({ signedIn: { page } }) => {
   const nav = page.getByRole('navigation', { name: 'Main' });
+  // The app renders the navigation after the session loads: read its links once they are there.
+  await expect(nav.getByRole('link').first()).toBeVisible();
   const labels = (await nav.getByRole('link').allTextContents()).map((t) => t.replace(/^\W+/, '').trim());
   expect(labels.length).toBeGreaterThan(3);
   const problems: string[] = [];
