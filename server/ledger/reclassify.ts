@@ -13,6 +13,7 @@ import { processNewEvent } from './post-event.js';
 import type { EventRow } from './present.js';
 import { findEventType } from './rules/index.js';
 import { inLedgerTx } from './setup.js';
+import { netDebitOf } from './trial-balance.js';
 import { ledgerAccounts, ledgerLines, type Actor } from './tables.js';
 
 export interface ImpossibleBalance {
@@ -55,12 +56,7 @@ function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): 
     const sign = (side: string) => ((side === 'debit') === (account.type === 'asset') ? 1n : -1n);
     const delta = moved.filter((l) => l.accountId === accountId && l.currency === currency).reduce((n, l) => n + sign(l.side) * BigInt(l.amount), 0n);
     if (delta >= 0n) continue;
-    const after = db
-      .select({ side: ledgerLines.side, amount: ledgerLines.amount })
-      .from(ledgerLines)
-      .where(and(eq(ledgerLines.entityId, entityId), eq(ledgerLines.accountId, accountId), eq(ledgerLines.currency, currency)))
-      .all()
-      .reduce((n, l) => n + sign(l.side) * BigInt(l.amount), 0n);
+    const after = sign('debit') * netDebitOf(db, entityId, accountId, currency);
     if (after < 0n) out.push({ accountId, code: account.code, name: account.name, currency, balance: formatMinor(after, currency) });
   }
   return out.sort((x, y) => x.code.localeCompare(y.code));

@@ -51,9 +51,17 @@ export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   });
 }
 
-/** Partial sums per account, currency and side of the entries dated in (from, at] (from: the beginning when absent). */
-export function readParts(db: Db, entityId: string, at: string, after?: string): Part[] {
-  const scope = and(eq(ledgerLines.entityId, entityId), lte(ledgerEntries.effectiveAt, at), after ? gt(ledgerEntries.effectiveAt, after) : undefined);
+/**
+ * Partial sums per account, currency and side of the entries dated in (after, at] (after: the
+ * beginning when absent); `only` narrows them to one account in one currency.
+ */
+export function readParts(db: Db, entityId: string, at: string, after?: string, only?: { accountId: string; currency: string }): Part[] {
+  const scope = and(
+    eq(ledgerLines.entityId, entityId),
+    lte(ledgerEntries.effectiveAt, at),
+    after ? gt(ledgerEntries.effectiveAt, after) : undefined,
+    only ? and(eq(ledgerLines.accountId, only.accountId), eq(ledgerLines.currency, only.currency)) : undefined,
+  );
   const fits = sql`length(${ledgerLines.amount}) <= 18`; // < 10^18 < 2^63
   const lines = (where: SQL | undefined) =>
     db
@@ -76,6 +84,11 @@ export function readParts(db: Db, entityId: string, at: string, after?: string):
     if (!/integer overflow/i.test(String((err as Error).message))) throw err;
     return [...lines(and(scope, fits)), ...long];
   }
+}
+
+/** Debits − credits of one account in one currency over the whole journal, summed as the trial balance sums. */
+export function netDebitOf(db: Db, entityId: string, accountId: string, currency: string): bigint {
+  return readParts(db, entityId, '9999-12-31T23:59:59.999Z', undefined, { accountId, currency }).reduce((n, p) => n + (p.side === 'debit' ? BigInt(p.total) : -BigInt(p.total)), 0n);
 }
 
 function money(s: Sums, currency: string) {

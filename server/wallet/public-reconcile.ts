@@ -4,13 +4,12 @@
 // an owner contribution, to reclassify if it was something else) and the network fees its
 // operations paid (posted as network fees). Read at the block the pool indexer reached, so every
 // shield included up to it is already posted.
-import { and, eq } from 'drizzle-orm';
 import type { Address } from 'viem';
 import type { Context } from '../context.js';
 import { ACC } from '../ledger/chart.js';
 import { accountIdOf } from '../ledger/ids.js';
 import { postEvent, formatMinor } from '../ledger/index.js';
-import { ledgerLines } from '../ledger/tables.js';
+import { netDebitOf } from '../ledger/trial-balance.js';
 import { knownAccountAddress } from './accounts.js';
 import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
@@ -18,14 +17,7 @@ import { ledgerCurrency } from './tokens.js';
 import { listEntityWallets } from './wallet-keys.js';
 
 /** The Crypto wallet account's balance in the books, in base units. */
-function booked(ctx: Context, entityId: string, currency: string): bigint {
-  return ctx.db
-    .select({ side: ledgerLines.side, amount: ledgerLines.amount })
-    .from(ledgerLines)
-    .where(and(eq(ledgerLines.entityId, entityId), eq(ledgerLines.accountId, accountIdOf(entityId, ACC.cryptoWallet)), eq(ledgerLines.currency, currency)))
-    .all()
-    .reduce((n, l) => n + (l.side === 'debit' ? BigInt(l.amount) : -BigInt(l.amount)), 0n);
-}
+const booked = (ctx: Context, entityId: string, currency: string) => netDebitOf(ctx.db, entityId, accountIdOf(entityId, ACC.cryptoWallet), currency);
 
 export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, atBlock: bigint): Promise<void> {
   const currency = ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
