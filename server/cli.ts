@@ -1,8 +1,9 @@
+// First: it notes which process started this one before the slow imports below.
+import { stopOnExit } from './stop-on-exit.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServer } from './main.js';
-import { stopOnExit } from './stop-on-exit.js';
 
 /** `npm run server -- --port 4680 --data-dir ./data` — the headless Bureau server. */
 const { values } = parseArgs({
@@ -35,8 +36,8 @@ try {
     chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
     rendererDir: env.BUREAU_RENDERER_DIR ?? path.join(repoRoot, 'out', 'renderer'),
   });
-  console.log(`Bureau is running at ${server.url}  (data: ${server.ctx.config.dataDir})`);
   stopOnExit(() => server.close());
+  console.log(`Bureau is running at ${server.url}  (data: ${server.ctx.config.dataDir})`);
 } catch (err) {
   console.error(`Bureau failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);

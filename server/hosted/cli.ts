@@ -1,8 +1,9 @@
+// First: it notes which process started this one before the slow imports below.
+import { stopOnExit } from '../stop-on-exit.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startHosted } from './main.js';
-import { stopOnExit } from '../stop-on-exit.js';
 
 /** `npm run hosted -- --port 4690 --data-dir ./hosted` — the hosted instance (PGlite, or PostgreSQL with DATABASE_URL). */
 const { values } = parseArgs({
@@ -25,8 +26,8 @@ try {
     // Crash-only: exit and let the supervisor (systemd, a container runtime) start a fresh process.
     onFatal: () => setTimeout(() => process.exit(70), 100),
   });
-  console.log(`Bureau hosted instance is running at ${hosted.url}  (${hosted.ctx.store.kind})`);
   stopOnExit(() => hosted.close());
+  console.log(`Bureau hosted instance is running at ${hosted.url}  (${hosted.ctx.store.kind})`);
 } catch (err) {
   console.error(`Bureau hosted instance failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
