@@ -4,7 +4,7 @@
 // and only rows of the linked entity.
 import type Database from 'better-sqlite3';
 import type { LoggedChange } from './protocol.js';
-import { DELETED } from './capture.js';
+import { DELETED, ROW_STAMP } from './capture.js';
 import type { SyncedTable } from './policy.js';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -57,7 +57,8 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
     const existsAnywhere = exists || prepared(`SELECT 1 FROM ${q(table.name)} WHERE ${table.primaryKey.map((c) => `${q(c)} = ?`).join(' AND ')}`).get(...(key as never[])) !== undefined;
     if (!exists && existsAnywhere) return 'row id belongs to another entity here';
 
-    const local = new Map(stampsOf.all(change.table, change.rowId).map((r) => [r.column, r.hlc]));
+    const stamps = new Map(stampsOf.all(change.table, change.rowId).map((r) => [r.column, r.hlc]));
+    const local = { get: (c: string) => stamps.get(c) ?? (c === DELETED ? undefined : stamps.get(ROW_STAMP)), has: (c: string) => local.get(c) !== undefined };
     // A transition sets its columns whatever their stamps (its precondition held at the hosted
     // instance, in log order). A write is applied again when its own stamp is the local one (the
     // same write, echoed or replayed): an older transition in the log may have set the cell since.

@@ -8,6 +8,12 @@ import type { SyncedTable } from './policy.js';
 
 /** The column a delete of a mutable row is recorded in. */
 export const DELETED = '_deleted';
+/**
+ * The stamp of every column of a row that has no stamp of its own (never of `_deleted`): a row
+ * taken whole from a snapshot, written once, gets one entry instead of one per column — at 20
+ * columns a row that was most of a new device's initial sync. Any later write stamps its columns.
+ */
+export const ROW_STAMP = '*';
 
 /** What the triggers call back into: the clock, and whether to capture at all. */
 export interface Capture {

@@ -16,7 +16,7 @@ import { engineOf, writable } from './engine.js';
 import { HostedError, streamHostedLines } from './hosted-client.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { noteServerTime } from './clock.js';
-import { DELETED } from './capture.js';
+import { DELETED, ROW_STAMP } from './capture.js';
 import { MAX_SNAPSHOT_LINE_BYTES, PROTOCOL_VERSION, snapshotEnd, snapshotHeader, snapshotRow, type LoggedChange, type SnapshotRow } from './protocol.js';
 import type { SyncedTable } from './policy.js';
 import { syncLinks } from './tables.js';
@@ -153,6 +153,7 @@ function tableSql(table: SyncedTable, staged: string) {
   const deleted = `(coalesce(json_extract(s.line, '$.data._deleted'), 0) NOT IN (0, '')
     AND NOT EXISTS (SELECT 1 FROM json_each(s.line, '$.stamps') j WHERE json_type(s.line, '$.stamps') = 'object' AND j.key <> '_deleted' AND j.value > json_extract(s.line, '$.stamps._deleted')))`;
   const stamped = [...table.columns, DELETED].map((c) => `'${c}'`).join(', ');
+  const columnList = table.columns.map((c) => `'${c}'`).join(', ');
   const deviceOnly = Object.keys(table.deviceOnly);
   const names = [...table.columns, ...deviceOnly].map(q).join(', ');
   const values = [...table.columns.map((c) => (c === 'entity_id' ? '@entity' : `json_extract(s.line, ${at(c)})`)), ...deviceOnly.map((_, i) => `@device_only_${i}`)].join(', ');
@@ -175,16 +176,23 @@ function tableSql(table: SyncedTable, staged: string) {
     // A row the insert could not make (a unique index it collides with): the applier says why.
     missed: `UPDATE ${staged} AS s SET how = ${APPLIER} WHERE ${mine} AND s.how = ${BULK} AND NOT ${deleted}
       AND NOT EXISTS (SELECT 1 FROM ${q(table.name)} t WHERE ${pkMatch} AND t.entity_id = @entity)`,
-    // Each row's JSON is taken apart once (a materialized CTE), not once per column.
+    // Each row's JSON is taken apart once (a materialized CTE), not once per column. A row whose
+    // columns all carry one stamp (nearly all: written once) gets the row-wide stamp instead of one
+    // per column; `_deleted` always has its own.
     stamps: `WITH rows AS MATERIALIZED (
         SELECT s.table_name, s.row_id, jsonb_extract(s.line, '$.data') AS data,
           CASE WHEN json_type(s.line, '$.stamps') = 'text' THEN json_extract(s.line, '$.stamps') END AS one,
-          CASE WHEN json_type(s.line, '$.stamps') = 'object' THEN jsonb_extract(s.line, '$.stamps') END AS many
+          CASE WHEN json_type(s.line, '$.stamps') = 'object' THEN jsonb_extract(s.line, '$.stamps') END AS many,
+          json_type(s.line, '$.stamps') = 'text' AND (SELECT count(*) FROM json_each(s.line, '$.data') j WHERE j.key IN (${columnList})) = ${table.columns.length} AS whole
         FROM ${staged} s WHERE ${mine} AND s.how = ${BULK} ORDER BY s.table_name, s.row_id)
       INSERT INTO sync_stamps (table_name, row_id, "column", hlc)
       SELECT table_name, row_id, key, hlc FROM (
-        SELECT r.table_name, r.row_id, j.key, coalesce(r.one, json_extract(r.many, '$."' || j.key || '"')) AS hlc
-        FROM rows r, json_each(r.data) j WHERE j.key IN (${stamped}))
+        SELECT w.table_name, w.row_id, '${ROW_STAMP}' AS key, w.one AS hlc FROM rows w WHERE w.whole
+        UNION ALL
+        SELECT w.table_name, w.row_id, '${DELETED}', w.one FROM rows w WHERE w.whole AND json_type(w.data, '$.${DELETED}') IS NOT NULL
+        UNION ALL
+        SELECT w.table_name, w.row_id, j.key, coalesce(w.one, json_extract(w.many, '$."' || j.key || '"'))
+        FROM rows w, json_each(w.data) j WHERE NOT w.whole AND j.key IN (${stamped}))
       WHERE hlc IS NOT NULL
       ON CONFLICT (table_name, row_id, "column") DO UPDATE SET hlc = excluded.hlc`,
     // In pages by rowid: the applier runs statements of its own, which an open iterator would forbid.

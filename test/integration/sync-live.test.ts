@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 import { call, Device } from '../hosted/client.js';
+import { cellStamps } from '../helpers/sync-stamps.js';
 
 let hosted: RunningHosted;
 let a: TestServer;
@@ -54,7 +55,7 @@ describe('initial sync and re-snapshot', () => {
     const cursor = (b.ctx.sqlite.prepare('select cursor from sync_links').get() as { cursor: number }).cursor;
     const head = ((await hosted.ctx.store.db.execute(`select last_seq from entities where id = '${owner.entityId}'`)) as unknown as { rows: { last_seq: number }[] }).rows[0];
     expect(cursor).toBe(Number(head.last_seq));
-    const stamps = (s: TestServer) => s.ctx.sqlite.prepare(`select row_id, "column", hlc from sync_stamps where table_name = 'helpdesk_tickets' order by 1, 2`).all();
+    const stamps = (s: TestServer) => cellStamps(s.ctx.sqlite, 'helpdesk_tickets');
     expect(stamps(b)).toEqual(stamps(a));
   });
 
