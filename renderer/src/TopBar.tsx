@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from './api';
 import { useSession } from './session';
@@ -6,7 +6,14 @@ import { Button, Modal, TextInput, ErrorBanner } from './ui/components';
 import { useAction } from './ui/hooks';
 import { topBarItems } from './topbar-items';
 
-export function TopBar() {
+/** The menu button that opens the sidebar as a drawer on narrow screens (hidden when the sidebar shows). */
+export interface MenuButtonProps {
+  ref: RefObject<HTMLButtonElement | null>;
+  open: boolean;
+  onOpen: () => void;
+}
+
+export function TopBar({ menu }: { menu: MenuButtonProps }) {
   const session = useSession();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
@@ -17,8 +24,13 @@ export function TopBar() {
   };
   return (
     <header className="topbar">
+      <button type="button" ref={menu.ref} className="icon-btn menu-btn" aria-label="Open menu" aria-controls="sidebar" aria-expanded={menu.open} onClick={menu.onOpen}>
+        <svg aria-hidden width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <path d="M4 6h16M4 12h16M4 18h16" />
+        </svg>
+      </button>
       <div className="entity-switcher">
-        <label className="muted" htmlFor="entity-select" style={{ position: 'absolute', left: -9999 }}>
+        <label className="visually-hidden" htmlFor="entity-select">
           Entity
         </label>
         <select
@@ -39,7 +51,7 @@ export function TopBar() {
       {topBarItems.map((Item, i) => (
         <Item key={i} />
       ))}
-      <Button variant="ghost" onClick={() => void logout()}>
+      <Button variant="ghost" className="sign-out" onClick={() => void logout()}>
         Sign out
       </Button>
       {creating && <NewEntityModal onClose={() => setCreating(false)} />}

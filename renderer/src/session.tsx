@@ -20,6 +20,8 @@ interface SessionState {
   entities: SessionEntity[];
   entity: SessionEntity | null;
   error: string | null;
+  /** Signed out on a fresh install (no account yet): the app opens set-up instead of sign-in. */
+  setupNeeded: boolean;
   refresh(): Promise<void>;
   selectEntity(id: string): void;
   can(permission: string): boolean;
@@ -34,6 +36,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [entities, setEntities] = useState<SessionEntity[]>([]);
   const [entityId, setEntityId] = useState<string | null>(() => localStorage.getItem(ENTITY_KEY));
   const [error, setError] = useState<string | null>(null);
+  const [setupNeeded, setSetupNeeded] = useState(false);
 
   const refresh = useCallback(async () => {
     try {
@@ -44,6 +47,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setError(null);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
+        // Asked only when signed out; if the answer cannot be had, sign-in is the safe default.
+        const setup = await api.get<{ setupNeeded: boolean }>('/api/auth/setup').catch(() => ({ setupNeeded: false }));
+        setSetupNeeded(setup.setupNeeded);
         setUser(null);
         setEntities([]);
         setStatus('signed-out');
@@ -69,6 +75,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       entities,
       entity,
       error,
+      setupNeeded,
       refresh,
       selectEntity(id) {
         localStorage.setItem(ENTITY_KEY, id);
@@ -77,7 +84,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       can: (permission) => entity?.permissions.includes(permission) ?? false,
     }),
-    [status, user, entities, entity, error, refresh],
+    [status, user, entities, entity, error, setupNeeded, refresh],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

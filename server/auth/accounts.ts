@@ -61,6 +61,14 @@ function reserveLoginAttempt(ctx: Context, email: string, ip: string): void {
   });
 }
 
+/**
+ * A fresh install: no account exists yet, so the app opens on set-up rather than sign-in.
+ * Reveals nothing but that one fact (no count, no e-mail).
+ */
+export function isSetupNeeded(ctx: Context): boolean {
+  return !ctx.db.select({ id: users.id }).from(users).limit(1).get();
+}
+
 /** Creates a session and sets its cookie (HttpOnly, SameSite=Strict). */
 export function startSession(ctx: Context, res: Response, userId: string, userAgent: string | null): void {
   const token = randomToken();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
 import * as s from './schemas.js';
-import { acceptInvite, endSession, logIn, publicUser, signUp, startSession } from './accounts.js';
+import { acceptInvite, endSession, isSetupNeeded, logIn, publicUser, signUp, startSession } from './accounts.js';
 import { createEntity, getEntity, listEntitiesOfUser } from './entities.js';
 import { addMember, changeMemberRole, getMember, listMembers, removeMember } from './members.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
@@ -18,6 +18,18 @@ const sessionUser = (auth: Auth | null) => {
 };
 
 export const authRoutes: RouteDef[] = [
+  route(
+    {
+      method: 'get',
+      path: '/api/auth/setup',
+      summary: 'Whether this install still needs setting up (no account exists yet)',
+      description: 'Unauthenticated, so the app can open on set-up instead of sign-in on first run. Reveals only this boolean.',
+      tags,
+      access: 'public',
+      response: s.setupStatusSchema,
+    },
+    ({ ctx }) => ({ setupNeeded: isSetupNeeded(ctx) }),
+  ),
   route(
     { method: 'post', path: '/api/auth/signup', summary: 'Create an account and its first entity', tags, access: 'public', body: s.signupBody, response: s.signupResponse, status: 201, errors: { 409: 'E-mail already registered' } },
     async ({ ctx, res, body, userAgent }) => {

@@ -16,6 +16,10 @@ export const scopeSchema = z.enum(SCOPES);
 export const entitySchema = z.object({ id: z.uuid(), name: z.string(), createdAt: z.string(), updatedAt: z.string() }).meta({ id: 'Entity' });
 export const entityWithRoleSchema = entitySchema.extend({ role: roleSchema, permissions: z.array(permissionSchema) }).meta({ id: 'EntityWithRole' });
 
+export const setupStatusSchema = z
+  .object({ setupNeeded: z.boolean().meta({ description: '`true` on a fresh install with no account yet: the app opens set-up (sign-up) instead of sign-in.' }) })
+  .meta({ id: 'SetupStatus' });
+
 export const signupResponse = z.object({ user: userSchema, entity: entitySchema });
 export const meResponse = z
   .union([

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useFocusTrap } from './focus';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -121,31 +122,25 @@ export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'blue
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-/** A modal dialog with focus moved inside and Escape to close. */
+/**
+ * A modal dialog: focus moves inside (to the first form control, else the first button), Tab and
+ * Shift+Tab cycle within it, Escape closes it, and focus returns to the control that opened it.
+ */
 export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  // Callers pass a new onClose each render; reading it through a ref keeps the effect to one run
-  // per opening, so focus is not moved back and forth while the dialog re-renders.
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const prev = document.activeElement as HTMLElement | null;
-    // The first form control of the body (so typing can start at once), else the first button.
-    const first = ref.current?.querySelector<HTMLElement>('.modal-body input, .modal-body select, .modal-body textarea') ?? ref.current?.querySelector<HTMLElement>('.modal-body button, button');
-    first?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close.current();
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      prev?.focus();
-    };
-  }, []);
+  const titleId = useId();
+  useFocusTrap(ref, true, {
+    onEscape: onClose,
+    initialFocus: () =>
+      ref.current?.querySelector<HTMLElement>('.modal-body input:not([type="hidden"]):not([disabled]), .modal-body select:not([disabled]), .modal-body textarea:not([disabled])') ??
+      ref.current?.querySelector<HTMLElement>('.modal-body button:not([disabled]), button:not([disabled])'),
+  });
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-label={title} ref={ref}>
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} tabIndex={-1}>
         <header className="modal-header">
-          <h2>{title}</h2>
-          <button className="icon-btn" onClick={onClose} aria-label="Close">
+          <h2 id={titleId}>{title}</h2>
+          <button type="button" className="icon-btn" onClick={onClose} aria-label="Close">
             ×
           </button>
         </header>

@@ -1,8 +1,12 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { documentTitle } from '../../ui/title';
 
 export function AuthCard({ title, lead, children, footer }: { title: string; lead: string; children: ReactNode; footer?: ReactNode }) {
+  useEffect(() => {
+    document.title = documentTitle(title);
+  }, [title]);
   return (
-    <div className="auth-page">
+    <main className="auth-page">
       <div className="auth-card">
         <div className="brand">
           <span className="brand-mark" style={{ color: '#fff' }}>
@@ -15,6 +19,6 @@ export function AuthCard({ title, lead, children, footer }: { title: string; lea
         {children}
         {footer && <div className="auth-switch">{footer}</div>}
       </div>
-    </div>
+    </main>
   );
 }

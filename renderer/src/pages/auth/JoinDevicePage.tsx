@@ -31,9 +31,15 @@ export function JoinDevicePage() {
       title="Join from another device"
       lead="On a device that already has your business, open Settings → Sync → Add a device, and enter what it shows here."
       footer={
-        <>
-          Already set up here? <Link to="/">Sign in</Link>
-        </>
+        session.setupNeeded ? (
+          <>
+            New to Bureau? <Link to="/signup">Set up Bureau</Link>
+          </>
+        ) : (
+          <>
+            Already set up here? <Link to="/">Sign in</Link>
+          </>
+        )
       }
     >
       <form className="form" onSubmit={(e) => (e.preventDefault(), void join.run())}>

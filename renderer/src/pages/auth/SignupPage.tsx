@@ -29,11 +29,16 @@ export function SignupPage() {
   return (
     <AuthCard
       title="Set up Bureau"
-      lead="Create your account and your first business entity."
+      lead={session.setupNeeded ? 'Welcome! Bureau is new on this device: create your account and your business to begin.' : 'Create your account and your first business entity.'}
       footer={
         <>
-          Already have an account? <Link to="/">Sign in</Link>
-          <br />
+          {/* On a fresh install there is no account to sign in to yet. */}
+          {!session.setupNeeded && (
+            <>
+              Already have an account? <Link to="/">Sign in</Link>
+              <br />
+            </>
+          )}
           Using Bureau on another device? <Link to="/join">Join from another device</Link>
         </>
       }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, ErrorBanner, Modal, SelectInput, Spinner, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction, useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { ApprovalPolicyCard } from './ApprovalPolicyCard';
 import type { Account } from './types';
 
@@ -11,7 +12,10 @@ const TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export function AccountsView() {
   const session = useSession();
   const canAdmin = session.can('LEDGER.APPROVE');
-  const [showArchived, setShowArchived] = useState(false);
+  usePageTitle('Accounts');
+  const [params, setParams] = useSearchState({ archived: '' });
+  const showArchived = params.archived === 'shown';
+  const setShowArchived = (shown: boolean) => setParams({ archived: shown ? 'shown' : '' });
   const [adding, setAdding] = useState(false);
   const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: showArchived ? 'true' : undefined }), [showArchived]);
   const archive = useAction(async (a: Account) => {

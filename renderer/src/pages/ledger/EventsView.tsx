@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Button, EmptyState, ErrorBanner, Spinner, Tabs } from '../../ui/components';
-import { formatDateTime, useAsync } from '../../ui/hooks';
+import { formatDateTime, oneOf, pageNumber, useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { EventDetailModal } from './EventDetailModal';
 import { NewEventModal } from './NewEventModal';
 import { ReclassifyModal } from './ReclassifyModal';
@@ -12,15 +13,24 @@ import { humanType, payloadAmount, STATUSES, type EventPage, type EventType, typ
 const PAGE_SIZE = 25;
 type Filter = PostingStatus | 'all';
 
+const FILTERS: Filter[] = ['all', ...STATUSES.map((s) => s.value)];
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 export function EventsView() {
   const session = useSession();
-  const [status, setStatus] = useState<Filter>('all');
-  const [type, setType] = useState('');
-  const [fromDate, setFromDate] = useState('');
-  const [toDate, setToDate] = useState('');
-  const [page, setPage] = useState(1);
+  usePageTitle('Events');
+  // Filters, page and the open event live in the URL: reload, Back and a shared link keep them.
+  const [params, setParams] = useSearchState({ status: 'all', type: '', from: '', to: '', page: '1', event: '' });
+  const status = oneOf(params.status, FILTERS, 'all');
+  const { type } = params;
+  const fromDate = DAY.test(params.from) ? params.from : '';
+  const toDate = DAY.test(params.to) ? params.to : '';
+  const page = pageNumber(params.page);
+  const detailId = params.event || null;
+  // The open event is a selection rather than a step: it replaces the history entry.
+  const setDetailId = (id: string | null) => setParams({ event: id }, { replace: true });
+  const setPage = (next: (p: number) => number) => setParams({ page: next(page) });
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [detailId, setDetailId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<'new' | 'reclassify' | null>(null);
   const [version, setVersion] = useState(0);
 
@@ -31,10 +41,7 @@ export function EventsView() {
   const events = useAsync(() => api.get<EventPage>('/api/ledger/events', { postingStatus: status === 'all' ? undefined : status, ...range, page, pageSize: PAGE_SIZE }), [status, type, fromDate, toDate, page, version]);
 
   const refresh = () => setVersion((v) => v + 1);
-  const choose = (s: Filter) => {
-    setStatus(s);
-    setPage(1);
-  };
+  const choose = (s: Filter) => setParams({ status: s, page: 1 });
   const toggle = (id: string) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -65,7 +72,7 @@ export function EventsView() {
           <label className="muted" htmlFor="ledger-type-filter">
             Type
           </label>
-          <select id="ledger-type-filter" className="input" style={{ width: 220 }} value={type} onChange={(e) => (setType(e.target.value), setPage(1))}>
+          <select id="ledger-type-filter" className="input" style={{ width: 220, maxWidth: '100%' }} value={type} onChange={(e) => setParams({ type: e.target.value, page: 1 })}>
             <option value="">All types</option>
             {types.data?.map((t) => (
               <option key={t.type} value={t.type}>
@@ -76,11 +83,11 @@ export function EventsView() {
           <label className="muted" htmlFor="ledger-from">
             From
           </label>
-          <input id="ledger-from" type="date" className="input" style={{ width: 150 }} value={fromDate} onChange={(e) => (setFromDate(e.target.value), setPage(1))} />
+          <input id="ledger-from" type="date" className="input" style={{ width: 150 }} value={fromDate} onChange={(e) => setParams({ from: e.target.value, page: 1 }, { replace: true })} />
           <label className="muted" htmlFor="ledger-to">
             To
           </label>
-          <input id="ledger-to" type="date" className="input" style={{ width: 150 }} value={toDate} onChange={(e) => (setToDate(e.target.value), setPage(1))} />
+          <input id="ledger-to" type="date" className="input" style={{ width: 150 }} value={toDate} onChange={(e) => setParams({ to: e.target.value, page: 1 }, { replace: true })} />
         </div>
         <div className="row">
           {session.can('LEDGER.POST') && (
@@ -125,7 +132,10 @@ export function EventsView() {
                   </td>
                   <td>{formatDateTime(e.timestamp)}</td>
                   <td>
-                    <strong>{titleOf(e.type)}</strong>
+                    {/* A button, so the event opens by keyboard too (and focus comes back to it when the dialog closes); the click reaches the row. */}
+                    <button type="button" className="row-open">
+                      {titleOf(e.type)}
+                    </button>
                     {e.reclassifiedFrom && <div className="muted" style={{ fontSize: 12 }}>reclassified</div>}
                   </td>
                   <td className="mono">{payloadAmount(e.payload)}</td>

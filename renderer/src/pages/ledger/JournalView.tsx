@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { api } from '../../api';
 import { Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
-import { useAsync } from '../../ui/hooks';
+import { pageNumber, useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { useSession } from '../../session';
 import { JournalLines } from './JournalLines';
 import type { Account, JournalEntry } from './types';
@@ -10,8 +10,11 @@ const PAGE_SIZE = 20;
 
 export function JournalView() {
   const session = useSession();
-  const [accountId, setAccountId] = useState('');
-  const [page, setPage] = useState(1);
+  usePageTitle('Journal');
+  const [params, setParams] = useSearchState({ account: '', page: '1' });
+  const accountId = params.account;
+  const page = pageNumber(params.page);
+  const setPage = (next: (p: number) => number) => setParams({ page: next(page) });
   const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: 'true' }));
   const journal = useAsync(() => api.get<{ entries: JournalEntry[]; total: number }>('/api/ledger/journal', { accountId, page, pageSize: PAGE_SIZE }), [accountId, page]);
   const total = journal.data?.total ?? 0;
@@ -21,7 +24,7 @@ export function JournalView() {
         <label className="muted" htmlFor="ledger-journal-account">
           Account
         </label>
-        <select id="ledger-journal-account" className="input" style={{ width: 300 }} value={accountId} onChange={(e) => (setAccountId(e.target.value), setPage(1))}>
+        <select id="ledger-journal-account" className="input" style={{ width: 300, maxWidth: '100%' }} value={accountId} onChange={(e) => setParams({ account: e.target.value, page: 1 })}>
           <option value="">All accounts</option>
           {accounts.data?.map((a) => (
             <option key={a.id} value={a.id}>

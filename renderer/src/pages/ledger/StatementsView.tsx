@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { api } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
-import { useAsync } from '../../ui/hooks';
+import { useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import type { BalanceSheet, ProfitAndLoss } from './types';
 
 type Section = { lines: { accountId: string; code: string; name: string; amount: string }[]; total: string };
@@ -12,18 +12,21 @@ const endParam = (date: string) => (date ? `${date}T23:59:59.999Z` : undefined);
 
 /** Profit and loss for a period and the balance sheet as of a day, per currency. */
 export function StatementsView() {
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  usePageTitle('Statements');
+  const [params, setParams] = useSearchState({ from: '', to: '' });
+  const day = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? v : '');
+  const from = day(params.from);
+  const to = day(params.to);
   const pl = useAsync(() => api.get<ProfitAndLoss>('/api/ledger/reports/profit-and-loss', { from: startParam(from), to: endParam(to) }), [from, to]);
   const bs = useAsync(() => api.get<BalanceSheet>('/api/ledger/reports/balance-sheet', { asOf: endParam(to) }), [to]);
   return (
     <div className="stack">
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <div style={{ width: 200 }}>
-          <TextInput label="From (UTC)" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        <div style={{ width: 200, maxWidth: '100%' }}>
+          <TextInput label="From (UTC)" type="date" value={from} onChange={(e) => setParams({ from: e.target.value }, { replace: true })} />
         </div>
-        <div style={{ width: 200 }}>
-          <TextInput label="To (UTC)" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        <div style={{ width: 200, maxWidth: '100%' }}>
+          <TextInput label="To (UTC)" type="date" value={to} onChange={(e) => setParams({ to: e.target.value }, { replace: true })} />
         </div>
         <span className="muted">The balance sheet is as of the end of “To” (today when empty). Currencies are never added together.</span>
       </div>

@@ -1,20 +1,23 @@
-import { useState } from 'react';
 import { api } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
-import { useAsync } from '../../ui/hooks';
+import { useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import type { TrialBalance } from './types';
 
 /** End of the chosen day (UTC), or now. */
 const asOfParam = (date: string) => (date ? `${date}T23:59:59.999Z` : undefined);
 
 export function TrialBalanceView() {
-  const [date, setDate] = useState('');
+  usePageTitle('Trial balance');
+  const [params, setParams] = useSearchState({ asOf: '' });
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(params.asOf) ? params.asOf : '';
+  const setDate = (asOf: string) => setParams({ asOf }, { replace: true });
   const tb = useAsync(() => api.get<TrialBalance>('/api/ledger/trial-balance', { asOf: asOfParam(date) }), [date]);
   const currencies = tb.data?.totals.map((t) => t.currency) ?? [];
   return (
     <div className="stack">
       <div className="row" style={{ alignItems: 'flex-end' }}>
-        <div style={{ width: 220 }}>
+        <div style={{ width: 220, maxWidth: '100%' }}>
           <TextInput label="As of (end of day, UTC)" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
         </div>
         {tb.data && <span className="muted">Totals per currency always balance: debits equal credits.</span>}

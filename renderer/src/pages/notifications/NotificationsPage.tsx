@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
 import { Button, Card, EmptyState, ErrorBanner, PageHeader, Spinner, Tabs } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { oneOf, useAction, useAsync, useSearchState } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { NotificationItem } from './NotificationItem';
 import { openNotification } from './open';
 import type { Notification } from './types';
@@ -10,7 +10,10 @@ import './notifications.css';
 
 export function NotificationsPage() {
   const navigate = useNavigate();
-  const [filter, setFilter] = useState<'all' | 'unread'>('all');
+  const [params, setParams] = useSearchState({ filter: 'all' });
+  const filter = oneOf(params.filter, ['all', 'unread'] as const, 'all');
+  const setFilter = (f: 'all' | 'unread') => setParams({ filter: f });
+  usePageTitle(filter === 'unread' ? 'Unread' : null);
   const list = useAsync(() => api.get<Notification[]>('/api/notifications', { limit: 100, unreadOnly: filter === 'unread' }), [filter]);
   const markAll = useAction(async () => {
     await api.post('/api/notifications/read-all');

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Notice, PageHeader, SelectInput, Spinner } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction, useAsync, useSearchState } from '../../ui/hooks';
 import { ReceiveCard } from './ReceiveCard';
 import { AccountsCard } from './AccountsCard';
 import { HistoryCard } from './HistoryCard';
@@ -66,7 +66,11 @@ function HeldElsewhereWallet({ status }: { status: PrivacyStatus }) {
 
 function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; reloadStatus: () => Promise<void> }) {
   const configured = status.chains.filter((c) => c.configured);
-  const [chainName, setChainName] = useState(() => (configured.some((c) => c.chain === status.defaultChain) ? status.defaultChain : (configured[0]?.chain ?? status.defaultChain)));
+  const defaultChain = configured.some((c) => c.chain === status.defaultChain) ? status.defaultChain : (configured[0]?.chain ?? status.defaultChain);
+  // The chain shown is in the URL (?chain=), so reload and Back keep it; an unknown one falls back.
+  const [params, setParams] = useSearchState({ chain: defaultChain });
+  const chainName = status.chains.some((c) => c.chain === params.chain) ? params.chain : defaultChain;
+  const setChainName = (chain: string) => setParams({ chain });
   const chain = status.chains.find((c) => c.chain === chainName);
   const balances = useAsync(() => (chain?.configured ? api.get<{ balances: TokenBalance[] }>('/api/privacy/balance', { chain: chainName }) : Promise.resolve({ balances: [] })), [chainName]);
   const history = useAsync(() => api.get<{ items: Activity[] }>('/api/privacy/history', { chain: chainName, limit: 50 }), [chainName]);

@@ -1,28 +1,40 @@
-import { Fragment, useState } from 'react';
+import { Fragment } from 'react';
 import { api } from '../../api';
-import { Badge, Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
-import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { Badge, Button, EmptyState, ErrorBanner, Spinner, Tabs } from '../../ui/components';
+import { formatDateTime, oneOf, useAction, useAsync, useSearchState } from '../../ui/hooks';
 import type { Delivery } from './types';
 
 const TONE = { pending: 'amber', succeeded: 'green', failed: 'red' } as const;
+const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
+type Filter = (typeof FILTERS)[number];
+const LABEL: Record<Filter, string> = { all: 'All', pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed' };
 
-/** Deliveries newest first; a row opens its attempts and payload, and can be retried by hand. */
+/**
+ * Deliveries newest first, filtered by status; a row opens its attempts and payload, and can be
+ * retried by hand. The filter and the open delivery are in the URL (reload and Back keep them).
+ */
 export function DeliveryLog({ subscriptionId, canRetry, version }: { subscriptionId: string; canRetry: boolean; version: number }) {
-  const log = useAsync(() => api.get<Delivery[]>(`/api/webhook-subscriptions/${subscriptionId}/deliveries`, { limit: 50 }), [subscriptionId, version]);
-  const [open, setOpen] = useState<string | null>(null);
+  const [params, setParams] = useSearchState({ status: 'all', delivery: '' });
+  const status = oneOf(params.status, FILTERS, 'all');
+  const open = params.delivery || null;
+  const setOpen = (id: string | null) => setParams({ delivery: id }, { replace: true });
+  const log = useAsync(() => api.get<Delivery[]>(`/api/webhook-subscriptions/${subscriptionId}/deliveries`, { limit: 50, status: status === 'all' ? undefined : status }), [subscriptionId, version, status]);
   const retry = useAction(async (id: string) => {
     await api.post(`/api/webhook-subscriptions/${subscriptionId}/deliveries/${id}/retry`);
     await log.reload();
   });
-  if (log.loading && !log.data) return <Spinner />;
   return (
     <div className="stack">
+      <Tabs<Filter> value={status} onChange={(s) => setParams({ status: s, delivery: null })} tabs={FILTERS.map((f) => ({ value: f, label: LABEL[f] }))} />
       <ErrorBanner error={log.error ?? retry.error} onRetry={() => void log.reload()} />
-      {!log.data?.length ? (
-        <EmptyState title="No deliveries yet" icon="⇄">
+      {log.loading && !log.data ? (
+        <Spinner />
+      ) : !log.data?.length ? (
+        <EmptyState title={status === 'all' ? 'No deliveries yet' : `No ${LABEL[status].toLowerCase()} deliveries`} icon="⇄">
           Deliveries appear here as events happen.
         </EmptyState>
       ) : (
+        <div className="table-scroll">
         <table className="table" aria-label="Delivery log">
           <thead>
             <tr>
@@ -39,7 +51,9 @@ export function DeliveryLog({ subscriptionId, canRetry, version }: { subscriptio
               <Fragment key={d.id}>
                 <tr className="clickable" onClick={() => setOpen(open === d.id ? null : d.id)}>
                   <td>
-                    <code>{d.eventType}</code>
+                    <button type="button" className="wh-toggle" aria-expanded={open === d.id} onClick={(e) => (e.stopPropagation(), setOpen(open === d.id ? null : d.id))}>
+                      <span aria-hidden>{open === d.id ? '▾' : '▸'}</span> <code>{d.eventType}</code>
+                    </button>
                   </td>
                   <td>
                     <Badge tone={TONE[d.status]}>{d.status}</Badge>
@@ -81,6 +95,7 @@ export function DeliveryLog({ subscriptionId, canRetry, version }: { subscriptio
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );

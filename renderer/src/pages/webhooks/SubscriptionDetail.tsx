@@ -4,6 +4,7 @@ import { api } from '../../api';
 import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
 import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointStatus } from './SubscriptionList';
 import { SubscriptionForm } from './SubscriptionForm';
@@ -18,6 +19,7 @@ export function SubscriptionDetail() {
   const [deleting, setDeleting] = useState(false);
   const [version, setVersion] = useState(0);
   const canManage = session.can('WEBHOOKS.MANAGE');
+  usePageTitle(sub.data ? `${sub.data.description ?? sub.data.url} · Webhooks` : 'Webhooks');
   const toggle = useAction(async (enabled: boolean) => {
     sub.setData(await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId, enabled }));
   });

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, CopyField, EmptyState, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
 import { formatDateTime, useAsync } from '../../ui/hooks';
+import { usePageTitle } from '../../ui/title';
 import { LocalTargetsSetting } from './LocalTargetsSetting';
 import { SubscriptionForm } from './SubscriptionForm';
 import type { Subscription } from './types';
@@ -21,6 +22,7 @@ export function SubscriptionList() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<(Subscription & { secret?: string }) | null>(null);
   const canManage = session.can('WEBHOOKS.MANAGE');
+  usePageTitle('Webhooks');
   return (
     <div className="stack">
       <Card
@@ -57,7 +59,9 @@ export function SubscriptionList() {
               {list.data.map((s) => (
                 <tr key={s.id} className="clickable" onClick={() => navigate(`/settings/webhooks/${s.id}`)}>
                   <td>
-                    <span className="mono">{s.url}</span>
+                    <Link className="mono" to={`/settings/webhooks/${s.id}`} onClick={(e) => e.stopPropagation()}>
+                      {s.url}
+                    </Link>
                     {s.description && <div className="muted">{s.description}</div>}
                   </td>
                   <td>{s.events.includes('*') ? 'All events' : `${s.events.length} event type${s.events.length === 1 ? '' : 's'}`}</td>
