@@ -13,7 +13,22 @@ import { documents, signatureRequests } from './tables.js';
 export type DocumentRow = typeof documents.$inferSelect;
 
 export function presentDocument(d: DocumentRow) {
-  return { id: d.id, entityId: d.entityId, folderId: d.folderId, name: d.name, sha256: d.sha256, size: d.size, pageCount: d.pageCount, pages: d.pages, position: d.position, uploadedBy: d.uploadedBy, createdAt: d.createdAt, updatedAt: d.updatedAt };
+  return {
+    id: d.id,
+    entityId: d.entityId,
+    folderId: d.folderId,
+    name: d.name,
+    sha256: d.sha256,
+    size: d.size,
+    pageCount: d.pageCount,
+    pages: d.pages,
+    position: d.position,
+    uploadedBy: d.uploadedBy,
+    signedFromRequestId: d.signedFromRequestId,
+    originalDocumentId: d.originalDocumentId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
 }
 
 export function findDocument(db: Db, entityId: string, documentId: string): DocumentRow {
@@ -52,6 +67,8 @@ export async function uploadDocument(ctx: Context, entityId: string, accessor: A
     pages: info.pages,
     position: null,
     uploadedBy: userId,
+    signedFromRequestId: null,
+    originalDocumentId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit } from './audit.js';
 import { findDocument } from './documents.js';
 import { assertStatus, getVisibleRequest, signersOf, type RequestMeta } from './requests.js';
-import type { addFieldsBody, removeFieldsBody } from './request-schemas.js';
+import type { addFieldsBody, removeFieldsBody, updateFieldBody } from './request-schemas.js';
 import { signatureFields, signatureRequests } from './tables.js';
 
 const MAX_FIELDS_PER_REQUEST = 500;
@@ -94,4 +94,36 @@ export function removeFields(ctx: Context, entityId: string, accessor: Accessor,
     });
   }
   return fieldsOf(ctx.db, entityId, requestId).map(presentField);
+}
+
+/** Moves, resizes, relabels or re-assigns one field, or makes it required or optional (draft only). */
+export function updateField(ctx: Context, entityId: string, accessor: Accessor, requestId: string, fieldId: string, input: z.output<typeof updateFieldBody>, meta: RequestMeta) {
+  const r = getVisibleRequest(ctx, entityId, accessor, requestId);
+  const current = fieldsOf(ctx.db, entityId, requestId).find((f) => f.id === fieldId);
+  if (!current) throw new NotFoundError('Field not found');
+  assertStatus(r, ['draft'], 'change fields');
+  const { entityId: _entity, label, ...rest } = input;
+  const set: Partial<FieldRow> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (label !== undefined) set.label = label || null;
+  if (Object.keys(set).length === 0) throw new BadRequestError('Nothing to change');
+  const next = { ...current, ...set };
+  if (next.x + next.width > 1.000001 || next.y + next.height > 1.000001) throw new BadRequestError('The field must lie within the page');
+  if (set.page !== undefined) {
+    const doc = findDocument(ctx.db, entityId, r.documentId);
+    if (set.page > doc.pageCount) throw new BadRequestError(`page: the document has ${doc.pageCount} page(s)`);
+  }
+  if (set.signerId !== undefined) {
+    const s = signersOf(ctx.db, entityId, requestId).find((x) => x.id === set.signerId);
+    if (!s) throw new BadRequestError('signerId is not a signer of this request');
+    if (s.role === 'cc' || s.role === 'viewer') throw new BadRequestError(`A ${s.role} cannot have fields`);
+  }
+  const changes = Object.fromEntries(Object.entries(set).filter(([k, v]) => current[k as keyof FieldRow] !== v));
+  if (Object.keys(changes).length > 0) {
+    ctx.db.transaction((tx) => {
+      tx.update(signatureFields).set(changes).where(and(eq(signatureFields.entityId, entityId), eq(signatureFields.id, fieldId))).run();
+      appendAudit(tx, ctx, { entityId, requestId, type: 'field_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldId, changes } });
+      tx.update(signatureRequests).set({ updatedAt: nowIso(ctx) }).where(eq(signatureRequests.id, requestId)).run();
+    });
+  }
+  return presentField(fieldsOf(ctx.db, entityId, requestId).find((f) => f.id === fieldId)!);
 }

@@ -10,18 +10,20 @@ import { fieldsOf } from './fields.js';
 import { queueCompletedMail, queueOwnerMail } from './notify.js';
 import { findRequest, signersOf, type RequestMeta } from './requests.js';
 import { buildSealedPdf } from './seal.js';
+import { fileSignedCopy } from './signed-copy.js';
 import { signatureRequests } from './tables.js';
 
 /**
- * Produces the sealed PDF and marks the request completed. Sealing runs outside the
- * transaction; the commit re-checks the status so two concurrent finishers complete once.
+ * Produces the sealed PDF, marks the request completed and files the sealed PDF back into
+ * Documents beside its original. Sealing runs outside the transaction; the commit re-checks the
+ * status so two concurrent finishers complete (and file) once.
  */
 export async function finalizeRequest(ctx: Context, entityId: string, requestId: string, meta: RequestMeta): Promise<void> {
   const r = findRequest(ctx.db, entityId, requestId);
   const doc = findDocument(ctx.db, entityId, r.documentId);
   const all = signersOf(ctx.db, entityId, requestId);
   const completedAt = ctx.clock.now();
-  const sealed = await buildSealedPdf({
+  const { pdf: sealed, pages } = await buildSealedPdf({
     original: ctx.blobs.get(doc.sha256),
     entityName: getEntity(ctx, entityId).name,
     request: { id: r.id, title: r.title, sentAt: r.sentAt, createdByName: r.createdByName },
@@ -41,7 +43,8 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
       .set({ status: 'completed', completedAt: now, signedSha256: blob.sha256, updatedAt: now })
       .where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId)))
       .run();
-    appendAudit(tx, ctx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256 } });
+    const signedDocumentId = fileSignedCopy(tx, current, { sha256: blob.sha256, size: blob.size, pages }, now);
+    appendAudit(tx, ctx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256, signedDocumentId } });
     ctx.events.record(tx, { entityId, type: 'signature_request.completed', data: { requestId, title: r.title, documentId: r.documentId, signedSha256: blob.sha256, completedAt: now } });
     const completed = { ...current, status: 'completed' as const, completedAt: now };
     for (const s of all) queueCompletedMail(tx, ctx, completed, s);

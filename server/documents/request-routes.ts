@@ -4,7 +4,7 @@ import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { actorOf } from '../auth/authenticate.js';
 import { accessorOf } from '../folders/access.js';
 import { listAudit, verifyAuditChain } from './audit.js';
-import { addFields, listFields, removeFields } from './fields.js';
+import { addFields, listFields, removeFields, updateField } from './fields.js';
 import { listSignatureParties } from './parties.js';
 import { remindSignatureRequest } from './reminders.js';
 import { createSignatureRequest, getRequestDetail, getVisibleRequest, listSignatureRequests, type RequestMeta } from './requests.js';
@@ -12,6 +12,7 @@ import { addSigner, issueSigningLink, removeSigner, updateSigner } from './signe
 import { cancelSignatureRequest, completeSignatureRequest, sendSignatureRequest } from './transitions.js';
 import { findDocument } from './documents.js';
 import { sendPdf } from './send-pdf.js';
+import { signedName } from './signed-copy.js';
 import { ConflictError } from '../http/errors.js';
 import * as s from './request-schemas.js';
 
@@ -84,7 +85,7 @@ export const signatureRequestRoutes: RouteDef[] = [
       const r = getVisibleRequest(ctx, entityId, accessorOf(ctx, entityId, auth), params.requestId);
       if (r.status !== 'completed' || !r.signedSha256) throw new ConflictError('The request is not completed yet', { status: r.status });
       const doc = findDocument(ctx.db, entityId, r.documentId);
-      sendPdf(res, ctx.blobs.get(r.signedSha256), doc.name.replace(/(\.pdf)?$/i, ' (signed).pdf'));
+      sendPdf(res, ctx.blobs.get(r.signedSha256), signedName(doc.name));
     },
   ),
   route(
@@ -141,6 +142,20 @@ export const signatureRequestRoutes: RouteDef[] = [
       errors: { 409: 'Not a draft' },
     },
     (c) => addFields(c.ctx, c.entityId, accessorOf(c.ctx, c.entityId, c.auth), c.params.requestId, c.body, meta(c)),
+  ),
+  route(
+    {
+      method: 'patch',
+      path: `${base}/{requestId}/fields/{fieldId}`,
+      summary: 'Move, resize, label or re-assign a field, or make it optional (draft only)',
+      tags,
+      access: subWrite,
+      params: s.fieldParams,
+      body: s.updateFieldBody,
+      response: s.fieldSchema,
+      errors: { 409: 'Not a draft' },
+    },
+    (c) => updateField(c.ctx, c.entityId, accessorOf(c.ctx, c.entityId, c.auth), c.params.requestId, c.params.fieldId, c.body, meta(c)),
   ),
   route(
     { method: 'delete', path: `${base}/{requestId}/fields`, summary: 'Remove field overlays (draft only)', description: 'Returns the remaining fields.', tags, access: subWrite, params: s.requestParams, body: s.removeFieldsBody, response: z.array(s.fieldSchema), errors: { 409: 'Not a draft' } },

@@ -48,7 +48,7 @@ export const auditEntrySchema = z
     seq: z.number().int(),
     type: z.string().meta({
       description:
-        'created, signer_added, signer_updated, signer_removed, fields_added, fields_removed, sent, email_sent, email_failed, signing_link_issued, viewed, signed, declined, reminded, completed, cancelled, expired',
+        'created, signer_added, signer_updated, signer_removed, fields_added, field_updated, fields_removed, sent, email_sent, email_failed, signing_link_issued, viewed, signed, declined, reminded, completed, cancelled, expired',
     }),
     actor: z.object({ type: z.enum(['user', 'api_key', 'signer', 'system', 'anonymous']), id: z.string().nullable(), name: z.string() }),
     ip: z.string().nullable(),
@@ -85,6 +85,10 @@ export const signatureRequestDetail = signatureRequestListItem
     expiredAt: z.string().nullable(),
     updatedAt: z.string(),
     signedDocumentSha256: z.string().nullable().meta({ description: 'SHA-256 of the sealed PDF once completed (download at …/document)' }),
+    signedDocumentId: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'The signed copy filed in Documents when the request completed ("<name> (signed).pdf", in the original\'s folder), while it exists; null before completion' }),
     signers: z.array(signerSchema),
     auditLog: z.array(auditEntrySchema),
   })
@@ -147,6 +151,24 @@ export const fieldSchema = z
     filledAt: z.string().nullable(),
   })
   .meta({ id: 'SignatureField', description: 'A field overlay; position and size are fractions of the page as displayed, origin top-left.' });
+
+export const fieldParams = z.object({ requestId: z.uuid(), fieldId: z.uuid() });
+export const updateFieldBody = z
+  .object({
+    entityId: z.uuid().optional(),
+    signerId: z.uuid().optional().meta({ description: 'Give the field to another signer or approver of the request' }),
+    page: z.number().int().min(1).optional().meta({ description: '1-based page number; must exist in the document' }),
+    x: fraction.optional(),
+    y: fraction.optional(),
+    width: z.number().gt(0).max(1).optional(),
+    height: z.number().gt(0).max(1).optional(),
+    required: z.boolean().optional(),
+    label: z.string().trim().max(120).nullable().optional().meta({ description: 'Shown to the signer instead of the field type; null or empty clears it' }),
+  })
+  .meta({
+    description:
+      'Any subset of the field\'s placement and settings (draft only); absent properties are unchanged. The field as changed must lie within its page (x + width ≤ 1, y + height ≤ 1), else 400. Recorded in the audit trail as `field_updated` with the changes.',
+  });
 
 export const addFieldsBody = z.object({ entityId: z.uuid().optional(), fields: z.array(fieldInput).min(1).max(200) });
 export const removeFieldsBody = z

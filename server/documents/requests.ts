@@ -9,6 +9,7 @@ import { appendAudit, listAudit, type AuditActor } from './audit.js';
 import { getVisibleDocument } from './documents.js';
 import type { createRequestBody, listRequestsQuery } from './request-schemas.js';
 import { insertSigner } from './signers.js';
+import { signedCopyOf } from './signed-copy.js';
 import { documents, signatureFields, signatureRequests, signers, type RequestStatus } from './tables.js';
 
 export type RequestRow = typeof signatureRequests.$inferSelect;
@@ -114,6 +115,7 @@ export function getRequestDetail(ctx: Context, entityId: string, requestId: stri
     expiredAt: r.expiredAt,
     updatedAt: r.updatedAt,
     signedDocumentSha256: r.signedSha256,
+    signedDocumentId: signedCopyOf(ctx.db, entityId, requestId),
     signers: signersOf(ctx.db, entityId, requestId).map((s) => presentSigner(s, counts.get(s.id) ?? 0)),
     auditLog: listAudit(ctx.db, entityId, requestId),
   };

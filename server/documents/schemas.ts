@@ -14,6 +14,8 @@ export const documentSchema = z
     pages: z.array(pageSizeSchema),
     position: z.number().int().nullable().meta({ description: 'Manual position in its folder (see reorder); null = not ordered yet' }),
     uploadedBy: z.uuid().nullable(),
+    signedFromRequestId: z.uuid().nullable().meta({ description: 'Set on the signed copy filed back when a signature request completed: that request (null for uploads)' }),
+    originalDocumentId: z.uuid().nullable().meta({ description: 'Set on a filed signed copy: the document the request was signed from' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

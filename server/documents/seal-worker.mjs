@@ -138,6 +138,17 @@ async function appendCertificatePage(pdf, input) {
   line('The PDF carries a PKCS#7 digital signature over its contents; any later change invalidates it.', { color: [0.35, 0.35, 0.4] });
 }
 
+const round = (n) => Math.round(n * 100) / 100;
+
+/** Page sizes as displayed (rotation applied), as pdf-info.ts records them for uploads. */
+function pageSizes(pdf) {
+  return pdf.getPages().map((p) => {
+    const { width, height } = p.getSize();
+    const angle = (((p.getRotation().angle ?? 0) % 360) + 360) % 360;
+    return angle === 90 || angle === 270 ? { width: round(height), height: round(width) } : { width: round(width), height: round(height) };
+  });
+}
+
 /** Stamps the field values, flattens forms, appends the certificate page and seals with PKCS#7. */
 async function seal(input) {
   const pdf = await PDFDocument.load(input.original, { updateMetadata: false });
@@ -159,12 +170,13 @@ async function seal(input) {
     signingTime: input.completedAt,
     signatureLength: 8192,
   });
+  const pages = pageSizes(pdf);
   const unsigned = Buffer.from(await pdf.save({ useObjectStreams: false }));
   const { p12, passphrase } = toPkcs12(input.certificate.certPem, input.certificate.keyPem);
-  return new SignPdf().sign(unsigned, new P12Signer(p12, { passphrase }), input.completedAt);
+  return { pdf: await new SignPdf().sign(unsigned, new P12Signer(p12, { passphrase }), input.completedAt), pages };
 }
 
 seal(workerData).then(
-  (pdf) => parentPort.postMessage({ ok: true, pdf }),
+  ({ pdf, pages }) => parentPort.postMessage({ ok: true, pdf, pages }),
   (err) => parentPort.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
 );

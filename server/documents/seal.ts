@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { PageSize } from './tables.js';
 
 export interface SealInput {
   original: Buffer;
@@ -15,20 +16,26 @@ export interface SealInput {
 const workerUrl = new URL('./seal-worker.mjs', import.meta.url);
 const SEAL_TIMEOUT_MS = 120_000;
 
+export interface SealedPdf {
+  pdf: Buffer;
+  /** Page sizes of the sealed PDF as displayed (the original's pages, then the certificate pages). */
+  pages: PageSize[];
+}
+
 /**
  * Stamps the field values, flattens forms, appends the certificate page and seals with PKCS#7 —
  * in a worker thread (seal-worker.mjs), so a large PDF never blocks the API.
  */
-export function buildSealedPdf(input: SealInput): Promise<Buffer> {
+export function buildSealedPdf(input: SealInput): Promise<SealedPdf> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl, { workerData: input });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error('Sealing the PDF timed out'));
     }, SEAL_TIMEOUT_MS);
-    worker.once('message', (msg: { ok: true; pdf: Uint8Array } | { ok: false; error: string }) => {
+    worker.once('message', (msg: { ok: true; pdf: Uint8Array; pages: PageSize[] } | { ok: false; error: string }) => {
       clearTimeout(timer);
-      if (msg.ok) resolve(Buffer.from(msg.pdf.buffer, msg.pdf.byteOffset, msg.pdf.byteLength));
+      if (msg.ok) resolve({ pdf: Buffer.from(msg.pdf.buffer, msg.pdf.byteOffset, msg.pdf.byteLength), pages: msg.pages });
       else reject(new Error(`Sealing the PDF failed: ${msg.error}`));
     });
     worker.once('error', (err) => {

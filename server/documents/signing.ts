@@ -12,6 +12,7 @@ import { appendAudit, type AuditActor } from './audit.js';
 import { findDocument } from './documents.js';
 import { fieldsOf, presentField } from './fields.js';
 import { pngProblem } from './png.js';
+import { signedName } from './signed-copy.js';
 import { finalizeRequest } from './finalize.js';
 import { queueOwnerMail } from './notify.js';
 import { findRequest, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
@@ -132,7 +133,7 @@ export function viewAsSigner(ctx: Context, token: string, client: ClientInfo, se
 export function signerDocument(ctx: Context, token: string): { data: Buffer; name: string } {
   const { r } = resolveToken(ctx, token);
   const doc = findDocument(ctx.db, r.entityId, r.documentId);
-  if (r.status === 'completed' && r.signedSha256) return { data: ctx.blobs.get(r.signedSha256), name: doc.name.replace(/(\.pdf)?$/i, ' (signed).pdf') };
+  if (r.status === 'completed' && r.signedSha256) return { data: ctx.blobs.get(r.signedSha256), name: signedName(doc.name) };
   return { data: ctx.blobs.get(doc.sha256), name: doc.name };
 }
 

@@ -20,6 +20,13 @@ export const documents = sqliteTable(
     /** Manual order inside its folder (POST …/folders/{id}/reorder); null = after ordered ones. */
     position: integer('position'),
     uploadedBy: text('uploaded_by'),
+    /**
+     * A signed copy filed back when its signature request completed: the request and the original
+     * document it was signed from (null for uploads). Its id is derived from the request
+     * (signedDocumentIdOf), so the copy is filed once, whichever device completes the request.
+     */
+    signedFromRequestId: text('signed_from_request_id'),
+    originalDocumentId: text('original_document_id'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

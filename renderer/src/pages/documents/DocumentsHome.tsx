@@ -1,8 +1,10 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
-import { Button, Card, EmptyState, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
+import { Button, Card, EmptyState, ErrorBanner, Modal, Notice, Spinner, TextInput } from '../../ui/components';
 import { useAction, useAsync } from '../../ui/hooks';
+import { useSession } from '../../session';
 import { uploadDocument } from './docs-api';
+import { DeleteDocumentModal, MoveDocumentModal, RenameDocumentModal } from './DocumentDialogs';
 import { DocumentList } from './DocumentList';
 import { FolderModal } from './FolderModal';
 import { FolderTree } from './FolderTree';
@@ -17,9 +19,31 @@ export function DocumentsHome() {
   const [preview, setPreview] = useState<DocumentItem | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  // The list follows the search box once typing pauses.
+  useEffect(() => {
+    const t = setTimeout(() => setQuery(search.trim()), 250);
+    return () => clearTimeout(t);
+  }, [search]);
   const folders = useAsync(() => api.get<Folder[]>('/api/documents/folders'));
-  const docs = useAsync(() => api.get<DocumentItem[]>('/api/documents', folderId ? { folderId } : {}), [folderId]);
+  const docs = useAsync(() => api.get<DocumentItem[]>('/api/documents', { folderId: folderId ?? undefined, search: query || undefined }), [folderId, query]);
   const current = folders.data?.find((f) => f.id === folderId) ?? null;
+  const [renaming, setRenaming] = useState<DocumentItem | null>(null);
+  const [moving, setMoving] = useState<DocumentItem | null>(null);
+  const [deleting, setDeleting] = useState<DocumentItem | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const folderName = (id: string | null) => (id ? (folders.data?.find((f) => f.id === id)?.name ?? 'a folder') : 'no folder');
+  // Changing a document needs the role's permission and, for a filed one, edit access to its folder.
+  const session = useSession();
+  const canEdit = (d: DocumentItem) => session.can('DOCUMENTS.EDIT') && (d.folderId === null || folders.data?.find((f) => f.id === d.folderId)?.access === 'edit');
+  const moveTo = useAction(async (documentId: string, target: Folder) => {
+    const d = docs.data?.find((x) => x.id === documentId);
+    if (!d || d.folderId === target.id) return;
+    await api.patch(`/api/documents/${documentId}`, { folderId: target.id });
+    setMessage(`Moved “${d.name}” to ${target.name}.`);
+    await docs.reload();
+  });
 
   const upload = useAction(async (files: FileList) => {
     for (const file of Array.from(files)) {
@@ -46,7 +70,7 @@ export function DocumentsHome() {
     <div className="docs-layout">
       <Card title="Folders" actions={<Button onClick={() => setEditing('new')}>New folder</Button>}>
         <ErrorBanner error={folders.error} onRetry={() => void folders.reload()} />
-        {folders.data ? <FolderTree folders={folders.data} selected={folderId} onSelect={setFolderId} /> : <Spinner />}
+        {folders.data ? <FolderTree folders={folders.data} selected={folderId} onSelect={(id) => (setFolderId(id), setMessage(null))} onDropDocument={(id, f) => void moveTo.run(id, f)} /> : <Spinner />}
       </Card>
       <Card
         title={current ? current.name : 'All documents'}
@@ -78,28 +102,78 @@ export function DocumentsHome() {
             <div style={{ width: `${progress * 100}%` }} />
           </div>
         )}
-        <ErrorBanner error={upload.error ?? docs.error ?? reorder.error ?? removeFolder.error} />
-        {current && <Notice>Drag documents to set their order in this folder.</Notice>}
+        <div className="docs-search">
+          <TextInput label={current ? `Search in ${current.name}` : 'Search documents'} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name contains…" maxLength={200} />
+        </div>
+        <ErrorBanner error={upload.error ?? docs.error ?? reorder.error ?? removeFolder.error ?? moveTo.error} />
+        {message && <Notice kind="success">{message}</Notice>}
+        {current?.access === 'edit' && !query && <Notice>Drag documents to set their order in this folder, or onto another folder to move them.</Notice>}
         {docs.data === undefined ? (
           <Spinner />
         ) : docs.data.length === 0 ? (
-          <EmptyState title="No documents yet" icon="▤">
-            Upload a PDF to store it here and send it for signature.
-          </EmptyState>
+          query ? (
+            <EmptyState title="No matching documents" icon="▤">
+              No document name contains “{query}”{current ? ' in this folder' : ''}.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No documents yet" icon="▤">
+              Upload a PDF to store it here and send it for signature.
+            </EmptyState>
+          )
         ) : (
-          <DocumentList documents={docs.data} onOpen={setPreview} onReorder={current?.access === 'edit' ? (ids) => void reorder.run(ids) : undefined} onRequest={setRequesting} />
+          <DocumentList
+            documents={docs.data}
+            canEdit={canEdit}
+            onOpen={setPreview}
+            onReorder={current?.access === 'edit' && !query ? (ids) => void reorder.run(ids) : undefined}
+            onRequest={setRequesting}
+            actions={{ onRename: setRenaming, onMove: setMoving, onDelete: setDeleting }}
+          />
         )}
       </Card>
       {editing && (
         <FolderModal
           folder={editing === 'new' ? undefined : editing}
           folders={folders.data ?? []}
-          parentId={folderId}
           onClose={() => setEditing(null)}
           onSaved={(f) => {
             setEditing(null);
             void folders.reload();
             setFolderId(f.id);
+          }}
+        />
+      )}
+      {renaming && (
+        <RenameDocumentModal
+          document={renaming}
+          onClose={() => setRenaming(null)}
+          onDone={(d) => {
+            setRenaming(null);
+            setMessage(`Renamed to “${d.name}”.`);
+            void docs.reload();
+          }}
+        />
+      )}
+      {moving && (
+        <MoveDocumentModal
+          document={moving}
+          folders={folders.data ?? []}
+          onClose={() => setMoving(null)}
+          onDone={(d, f) => {
+            setMoving(null);
+            setMessage(`Moved “${d.name}” to ${f ? f.name : folderName(null)}.`);
+            void docs.reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteDocumentModal
+          document={deleting}
+          onClose={() => setDeleting(null)}
+          onDone={() => {
+            setDeleting(null);
+            setMessage(`Deleted “${deleting.name}”.`);
+            void docs.reload();
           }}
         />
       )}

@@ -1,12 +1,151 @@
-import type { CSSProperties, ReactNode } from 'react';
-import type { Field } from './types';
+import { useRef, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { FIELD_LABELS, type Field } from './types';
 
-/** A field overlay positioned by its page fractions. */
-export function FieldBox({ field, color, children, className = '', onClick, label }: { field: Field; color: string; children?: ReactNode; className?: string; onClick?: () => void; label: string }) {
+/** A field's placement as fractions of its page (origin top-left). */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export type Handle = 'nw' | 'ne' | 'sw' | 'se';
+const HANDLES: Handle[] = ['nw', 'ne', 'sw', 'se'];
+
+/** Keyboard steps as fractions of the page: an arrow key, and Shift with an arrow key. */
+export const NUDGE_STEP = 0.005;
+export const NUDGE_STEP_LARGE = 0.05;
+/** The smallest a field can be resized to (1 % of the page). */
+const MIN_SIZE = 0.01;
+
+const clamp = (v: number, min: number, max: number) => Math.min(Math.max(v, min), max);
+/** Fractions kept to 6 decimals, so steps add up without floating-point dust. */
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+const rounded = (b: Box): Box => ({ x: round(b.x), y: round(b.y), width: round(b.width), height: round(b.height) });
+
+export const boxOf = (f: Box): Box => ({ x: f.x, y: f.y, width: f.width, height: f.height });
+
+/** The box moved by (dx, dy), kept on the page. */
+export function movedBox(b: Box, dx: number, dy: number): Box {
+  return rounded({ ...b, x: clamp(b.x + dx, 0, 1 - b.width), y: clamp(b.y + dy, 0, 1 - b.height) });
+}
+
+/** The box with one corner dragged by (dx, dy); the opposite corner stays, the box stays on the page. */
+export function resizedBox(b: Box, handle: Handle, dx: number, dy: number): Box {
+  let { x, y, width, height } = b;
+  const right = x + width;
+  const bottom = y + height;
+  if (handle.includes('w')) {
+    x = clamp(x + dx, 0, right - MIN_SIZE);
+    width = right - x;
+  } else width = clamp(width + dx, MIN_SIZE, 1 - x);
+  if (handle.includes('n')) {
+    y = clamp(y + dy, 0, bottom - MIN_SIZE);
+    height = bottom - y;
+  } else height = clamp(height + dy, MIN_SIZE, 1 - y);
+  return rounded({ x, y, width, height });
+}
+
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+interface Props {
+  field: Field;
+  color: string;
+  /** The accessible name, e.g. "Signature field for Grace Hopper, page 1". */
+  label: string;
+  /** The id of the element that explains the keys (aria-describedby). */
+  describedBy: string;
+  selected: boolean;
+  onSelect: () => void;
+  onDeselect: () => void;
+  /** A new placement while moving or resizing (shown at once, not saved yet). */
+  onBox: (box: Box) => void;
+  /** The move or resize is finished: save the placement. */
+  onCommit: () => void;
+  /** Arrow keys: move (or with Alt, resize) by the step. */
+  onNudge: (kind: 'move' | 'resize', dx: number, dy: number) => void;
+  onDelete: () => void;
+  onBlur: () => void;
+}
+
+/**
+ * A placed field in the request editor: drag to move, drag a corner handle to resize; focusable,
+ * with arrow keys to move (Shift: a larger step, Alt: resize), Delete or Backspace to remove and
+ * Escape to deselect.
+ */
+export function FieldBox({ field, color, label, describedBy, selected, onSelect, onDeselect, onBox, onCommit, onNudge, onDelete, onBlur }: Props) {
+  const drag = useRef<{ px: number; py: number; box: Box; handle: Handle | null; moved: boolean; page: DOMRect } | null>(null);
   const style: CSSProperties = { left: `${field.x * 100}%`, top: `${field.y * 100}%`, width: `${field.width * 100}%`, height: `${field.height * 100}%`, borderColor: color, color };
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    // No text selection or native drag while moving; focus (and selection) by hand instead.
+    e.preventDefault();
+    e.currentTarget.focus();
+    onSelect();
+    const handle = ((e.target as HTMLElement).dataset.handle as Handle | undefined) ?? null;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    drag.current = { px: e.clientX, py: e.clientY, box: boxOf(field), handle, moved: false, page: e.currentTarget.parentElement!.getBoundingClientRect() };
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    // A press that barely moves is a click (select), not a move.
+    if (!d.moved && Math.abs(e.clientX - d.px) < 3 && Math.abs(e.clientY - d.py) < 3) return;
+    d.moved = true;
+    const dx = (e.clientX - d.px) / d.page.width;
+    const dy = (e.clientY - d.py) / d.page.height;
+    onBox(d.handle ? resizedBox(d.box, d.handle, dx, dy) : movedBox(d.box, dx, dy));
+  };
+  const onPointerEnd = () => {
+    const d = drag.current;
+    drag.current = null;
+    if (d?.moved) onCommit();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const arrow = ARROWS[e.key];
+    if (arrow) {
+      e.preventDefault();
+      onSelect();
+      const step = e.shiftKey ? NUDGE_STEP_LARGE : NUDGE_STEP;
+      onNudge(e.altKey ? 'resize' : 'move', arrow[0] * step, arrow[1] * step);
+    } else if (e.key === 'Delete' || e.key === 'Backspace') {
+      e.preventDefault();
+      onDelete();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      onDeselect();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onSelect();
+    }
+  };
+
   return (
-    <div className={`field-box ${className}`} style={style} onClick={onClick} role={onClick ? 'button' : undefined} aria-label={label} data-testid="field-box" data-field-type={field.type}>
-      {children}
+    <div
+      className={`field-box editable-field ${selected ? 'selected' : ''}`}
+      style={style}
+      role="button"
+      tabIndex={0}
+      aria-pressed={selected}
+      aria-label={label}
+      aria-describedby={describedBy}
+      data-testid="field-box"
+      data-field-id={field.id}
+      data-field-type={field.type}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
+      onFocus={onSelect}
+      onBlur={onBlur}
+      onKeyDown={onKeyDown}
+    >
+      <span className="field-caption" aria-hidden>
+        {field.label || FIELD_LABELS[field.type]}
+        {!field.required && <span className="field-optional"> (optional)</span>}
+      </span>
+      {selected && HANDLES.map((h) => <span key={h} className={`field-handle field-handle-${h}`} data-handle={h} data-testid={`field-handle-${h}`} aria-hidden />)}
     </div>
   );
 }

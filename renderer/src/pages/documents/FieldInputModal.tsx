@@ -67,7 +67,7 @@ export function FieldInputModal({
             {mode === 'draw' ? (
               <SignaturePad onChange={setDrawn} />
             ) : (
-              <TextInput label="Type your name" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={100} autoComplete="name" style={{ fontFamily: 'cursive', fontSize: 24 }} />
+              <TextInput label="Type your name" value={typed} onChange={(e) => setTyped(e.target.value)} maxLength={100} autoComplete="name" className="input typed-signature-input" />
             )}
           </>
         ) : field.type === 'date' ? (

@@ -2,15 +2,16 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
+import { folderOptions } from './folder-options';
 import { FOLDER_ICONS, type Folder } from './types';
 
-/** Creates a folder, or edits one when `folder` is given. */
-export function FolderModal({ folder, folders, parentId, onClose, onSaved }: { folder?: Folder; folders: Folder[]; parentId: string | null; onClose: () => void; onSaved: (f: Folder) => void }) {
+/** Creates a folder (at the top level unless a parent is chosen), or edits one when `folder` is given. */
+export function FolderModal({ folder, folders, onClose, onSaved }: { folder?: Folder; folders: Folder[]; onClose: () => void; onSaved: (f: Folder) => void }) {
   const [name, setName] = useState(folder?.name ?? '');
   const [description, setDescription] = useState(folder?.description ?? '');
   const [color, setColor] = useState(folder?.color ?? '#2563eb');
   const [icon, setIcon] = useState(folder?.icon ?? 'folder');
-  const [parent, setParent] = useState<string>(folder ? (folder.parentId ?? '') : (parentId ?? ''));
+  const [parent, setParent] = useState<string>(folder?.parentId ?? '');
   const save = useAction(async () => {
     const body = { name, description, color, icon, parentId: parent || null };
     const saved = folder ? await api.patch<Folder>(`/api/documents/folders/${folder.id}`, body) : await api.post<Folder>('/api/documents/folders', body);
@@ -41,7 +42,7 @@ export function FolderModal({ folder, folders, parentId, onClose, onSaved }: { f
           label="Inside"
           value={parent}
           onChange={(e) => setParent(e.target.value)}
-          options={[{ value: '', label: 'Top level' }, ...folders.filter((f) => f.id !== folder?.id).map((f) => ({ value: f.id, label: f.name }))]}
+          options={[{ value: '', label: 'Top level' }, ...folderOptions(folders, { exclude: folder?.id })]}
         />
       </form>
     </Modal>

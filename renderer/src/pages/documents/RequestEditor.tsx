@@ -1,8 +1,9 @@
-import { useState, type DragEvent, type MouseEvent } from 'react';
+import { useRef, useState, type DragEvent, type MouseEvent } from 'react';
 import { api } from '../../api';
 import { Badge, Button, Card, ErrorBanner, Notice, SelectInput, TextInput } from '../../ui/components';
 import { useAction, useAsync } from '../../ui/hooks';
-import { FieldBox } from './FieldBox';
+import { boxOf, FieldBox, movedBox, resizedBox, type Box } from './FieldBox';
+import { FieldSettings } from './FieldSettings';
 import { PdfPages } from './PdfPages';
 import { FIELD_LABELS, FIELD_SIZES, SIGNER_COLORS, type Field, type FieldType, type Party, type SignatureRequest } from './types';
 
@@ -20,6 +21,7 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('signer');
+  const [selected, setSelected] = useState<string | null>(null);
   const colorOf = (signerId: string) => SIGNER_COLORS[request.signers.findIndex((s) => s.id === signerId) % SIGNER_COLORS.length];
   const signerId = active && fillable.some((s) => s.id === active) ? active : (fillable[0]?.id ?? null);
 
@@ -42,14 +44,76 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
   const place = useAction(async (type: FieldType, page: number, x: number, y: number) => {
     if (!signerId) throw new Error('Add a signer first');
     const size = FIELD_SIZES[type];
+    const before = new Set(fields.data?.map((f) => f.id));
     const placed = await api.post<Field[]>(fieldsUrl, { fields: [{ signerId, type, page, x: clamp(x - size.width / 2, 1 - size.width), y: clamp(y - size.height / 2, 1 - size.height), ...size }] });
     fields.setData(placed);
+    setSelected(placed.find((f) => !before.has(f.id))?.id ?? null);
     onChange();
   });
-  const removeField = useAction(async (id: string) => {
-    fields.setData(await api.delete<Field[]>(fieldsUrl, { fieldIds: [id] }));
+
+  // Field edits show at once and are saved in the background, one request after another, so a
+  // quick series of moves reaches the server in the order it was made.
+  const [announcement, setAnnouncement] = useState('');
+  const [saving, setSaving] = useState(0);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const current = useRef<Field[] | undefined>(undefined);
+  current.current = fields.data;
+  const nudgeTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const enqueue = <T,>(work: () => Promise<T>): Promise<T> => {
+    setSaving((n) => n + 1);
+    const run = queue.current.then(work);
+    queue.current = run.catch(() => undefined).finally(() => setSaving((n) => n - 1));
+    return run;
+  };
+  const save = (id: string, change: Partial<Field>) => {
+    setSaveError(null);
+    enqueue(() => api.patch<Field>(`${fieldsUrl}/${id}`, change)).catch((err: Error) => {
+      setSaveError(err.message);
+      void fields.reload();
+    });
+  };
+  const edit = (id: string, change: Partial<Field>) => fields.setData((list) => list?.map((f) => (f.id === id ? { ...f, ...change } : f)));
+  const fieldById = (id: string) => current.current?.find((f) => f.id === id);
+  const saveBox = (id: string) => {
+    const f = fieldById(id);
+    if (f) save(id, boxOf(f));
+  };
+  const nudge = (id: string, kind: 'move' | 'resize', dx: number, dy: number) => {
+    const f = fieldById(id);
+    if (!f) return;
+    edit(id, kind === 'move' ? movedBox(f, dx, dy) : resizedBox(f, 'se', dx, dy));
+    // Holding an arrow key repeats it: save once the keys rest.
+    clearTimeout(nudgeTimers.current.get(id));
+    nudgeTimers.current.set(id, setTimeout(() => flushNudge(id), 400));
+  };
+  const flushNudge = (id: string) => {
+    const timer = nudgeTimers.current.get(id);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    nudgeTimers.current.delete(id);
+    saveBox(id);
+  };
+  const nameOf = (f: Field) => `${f.label || FIELD_LABELS[f.type]} field for ${request.signers.find((s) => s.id === f.signerId)?.name ?? 'a removed signer'}, page ${f.page}${f.required ? '' : ', optional'}`;
+  const removeField = useAction(async (f: Field, fromKeyboard = false) => {
+    clearTimeout(nudgeTimers.current.get(f.id));
+    nudgeTimers.current.delete(f.id);
+    // After deleting by keyboard, focus goes to the next field (else the first palette item).
+    const order = (current.current ?? []).filter((x) => x.id !== f.id);
+    const next = order.find((x) => x.page > f.page || (x.page === f.page && (x.y > f.y || (x.y === f.y && x.x > f.x)))) ?? order[order.length - 1];
+    const left = await enqueue(() => api.delete<Field[]>(fieldsUrl, { fieldIds: [f.id] }));
+    fields.setData(left);
+    setSelected(null);
+    setAnnouncement(`${nameOf(f)} removed`);
+    if (fromKeyboard) {
+      requestAnimationFrame(() => {
+        const target = next ? document.querySelector<HTMLElement>(`[data-field-id="${next.id}"]`) : document.querySelector<HTMLElement>('[data-testid^="palette-"]');
+        target?.focus();
+      });
+    }
     onChange();
   });
+  const selectedField = fields.data?.find((f) => f.id === selected) ?? null;
   const send = useAction(async () => {
     await api.patch(`/api/documents/signature-requests/${request.id}`, { action: 'send' });
     onChange();
@@ -74,19 +138,29 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
         if (FIELD_TYPES.includes(type)) void place.run(type, page, pointOf(e).x, pointOf(e).y);
       }}
       onClick={(e) => {
-        if (e.target !== e.currentTarget || !armed) return;
-        void place.run(armed, page, pointOf(e).x, pointOf(e).y);
+        if (e.target !== e.currentTarget) return;
+        if (armed) void place.run(armed, page, pointOf(e).x, pointOf(e).y);
+        else setSelected(null);
       }}
     >
       {fields.data
         ?.filter((f) => f.page === page)
         .map((f) => (
-          <FieldBox key={f.id} field={f} color={colorOf(f.signerId)} label={`${FIELD_LABELS[f.type]} field`}>
-            <span>{FIELD_LABELS[f.type]}</span>
-            <button aria-label="Remove field" onClick={() => void removeField.run(f.id)}>
-              ×
-            </button>
-          </FieldBox>
+          <FieldBox
+            key={f.id}
+            field={f}
+            color={colorOf(f.signerId)}
+            label={nameOf(f)}
+            describedBy="field-keys-help"
+            selected={f.id === selected}
+            onSelect={() => setSelected(f.id)}
+            onDeselect={() => setSelected(null)}
+            onBox={(box: Box) => edit(f.id, box)}
+            onCommit={() => saveBox(f.id)}
+            onNudge={(kind, dx, dy) => nudge(f.id, kind, dx, dy)}
+            onDelete={() => void removeField.run(f, true)}
+            onBlur={() => flushNudge(f.id)}
+          />
         ))}
     </div>
   );
@@ -167,8 +241,14 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
             </Button>
           </form>
         </Card>
-        <Card title="Fields">
+        <Card title="Fields" actions={<span className="muted" role="status">{saving > 0 ? 'Saving…' : ''}</span>}>
           <p className="muted">Drag a field onto the page (or select it and click the page) for the selected signer.</p>
+          <p className="muted" id="field-keys-help">
+            Drag a placed field to move it and its corners to resize it. With a field focused: arrow keys move it (Shift: further), Alt with an arrow key resizes it, Delete removes it, Escape deselects it.
+          </p>
+          <div className="docs-sr-only" role="status" aria-live="polite">
+            {announcement}
+          </div>
           <div className="palette">
             {FIELD_TYPES.map((t) => (
               <div
@@ -187,9 +267,23 @@ export function RequestEditor({ request, onChange }: { request: SignatureRequest
               </div>
             ))}
           </div>
-          <ErrorBanner error={place.error ?? removeField.error ?? fields.error} />
+          <ErrorBanner error={place.error ?? removeField.error ?? saveError ?? fields.error} />
           {!signerId && <Notice kind="warning">Add a signer to place fields.</Notice>}
         </Card>
+        {selectedField && (
+          <FieldSettings
+            key={selectedField.id}
+            field={selectedField}
+            signers={fillable}
+            onChange={(change) => {
+              edit(selectedField.id, change);
+              save(selectedField.id, change);
+              if (change.signerId) onChange();
+            }}
+            onDelete={() => void removeField.run(selectedField)}
+            onDone={() => setSelected(null)}
+          />
+        )}
       </div>
       <PdfPages path={`/api/documents/${request.documentId}/content`} width={680} overlay={overlay} />
     </div>

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api';
 import { Badge, Button, Card, ErrorBanner, Notice } from '../../ui/components';
 import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
-import { downloadBlob, fetchPdf } from './docs-api';
+import { downloadSignedPdf, signedName } from './docs-api';
 import { STATUS_TONE, type AuditEntry, type SignatureRequest, type Signer } from './types';
 
 const AUDIT_LABELS: Record<string, string> = {
@@ -12,6 +12,7 @@ const AUDIT_LABELS: Record<string, string> = {
   signer_updated: 'Signer changed',
   signer_removed: 'Signer removed',
   fields_added: 'Fields placed',
+  field_updated: 'Field changed',
   fields_removed: 'Fields removed',
   sent: 'Sent for signature',
   email_sent: 'E-mail delivered',
@@ -86,7 +87,7 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
     onChange();
     await mail.reload();
   });
-  const download = useAction(async () => downloadBlob(await fetchPdf(`${base}/document`), `${request.documentName.replace(/\.pdf$/i, '')} (signed).pdf`));
+  const download = useAction(() => downloadSignedPdf(`${base}/document`, request.documentName));
   // The link is shown as well as copied: the clipboard can be unavailable (or the copy missed).
   const [shared, setShared] = useState<{ name: string; url: string; copied: boolean } | null>(null);
   const copyLink = useAction(async (s: Signer) => {
@@ -134,6 +135,7 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
           {request.dueDate && <> · due {formatDateTime(request.dueDate)}</>}
           {request.completedAt && <> · completed {formatDateTime(request.completedAt)}</>}
         </p>
+        {request.signedDocumentId && <p className="muted">The signed PDF was filed in Documents, next to the original, as “{signedName(request.documentName)}”.</p>}
         {mail.data && !mail.data.configured && mail.data.queued > 0 && (
           <Notice kind="warning">No mail server is configured: {mail.data.queued} e-mail(s) wait in the queue. Use “Sign in person” or configure SMTP (--smtp-url).</Notice>
         )}

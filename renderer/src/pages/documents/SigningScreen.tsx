@@ -2,7 +2,7 @@ import { useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { api } from '../../api';
 import { Badge, Button, Card, ErrorBanner, Modal, Notice, Spinner, TextArea } from '../../ui/components';
 import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
-import { downloadBlob, fetchPdf } from './docs-api';
+import { downloadSignedPdf } from './docs-api';
 import { FieldInputModal } from './FieldInputModal';
 import { PdfPages } from './PdfPages';
 import { FIELD_LABELS, STATUS_TONE, type Field, type SigningView } from './types';
@@ -46,7 +46,7 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
     view.setData(result);
     onFinished?.(result);
   });
-  const download = useAction(async () => downloadBlob(await fetchPdf(`/api/sign/${token}/document`), `${view.data!.request.documentName}`));
+  const download = useAction(() => downloadSignedPdf(`/api/sign/${token}/document`, view.data!.request.documentName));
   if (view.error) return <ErrorBanner error={view.error} />;
   if (!view.data) return <Spinner />;
   const v = view.data;

@@ -3,6 +3,11 @@ import type { DocumentItem } from './types';
 
 /** Fetches a PDF the API serves (document content, sealed document, signer's copy). */
 export async function fetchPdf(path: string): Promise<ArrayBuffer> {
+  return (await fetchPdfFile(path)).data;
+}
+
+/** A PDF with the file name the server gives it (Content-Disposition), e.g. "Lease (signed).pdf". */
+export async function fetchPdfFile(path: string): Promise<{ data: ArrayBuffer; name: string | null }> {
   const headers: Record<string, string> = {};
   const entity = getCurrentEntity();
   if (entity && !path.startsWith('/api/sign/')) headers['x-entity-id'] = entity;
@@ -11,7 +16,17 @@ export async function fetchPdf(path: string): Promise<ArrayBuffer> {
     const body = await res.json().catch(() => ({}));
     throw new ApiError(res.status, body.error ?? res.statusText);
   }
-  return res.arrayBuffer();
+  return { data: await res.arrayBuffer(), name: fileNameOf(res.headers.get('content-disposition')) };
+}
+
+function fileNameOf(disposition: string | null): string | null {
+  const m = disposition ? /filename\*=UTF-8''([^;]+)/i.exec(disposition) : null;
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
 }
 
 /** Uploads a PDF with progress (XHR: fetch cannot report upload progress). */
@@ -44,3 +59,14 @@ export function downloadBlob(data: ArrayBuffer, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+
+/** "Lease.pdf" → "Lease (signed).pdf": the sealed PDF's name, as the server files and sends it. */
+export function signedName(name: string): string {
+  return `${name.replace(/\.pdf$/i, '')} (signed).pdf`;
+}
+
+/** Downloads the sealed PDF under the name the server gives it ("<name> (signed).pdf"). */
+export async function downloadSignedPdf(path: string, documentName: string): Promise<void> {
+  const file = await fetchPdfFile(path);
+  downloadBlob(file.data, file.name ?? signedName(documentName));
+}

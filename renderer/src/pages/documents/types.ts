@@ -12,6 +12,9 @@ export interface DocumentItem {
   pageCount: number;
   pages: PageSize[];
   position: number | null;
+  /** Set on the signed copy filed back when a signature request completed. */
+  signedFromRequestId: string | null;
+  originalDocumentId: string | null;
   createdAt: string;
 }
 
@@ -74,6 +77,8 @@ export interface SignatureRequest extends RequestListItem {
   signingOrder: 'parallel' | 'sequential';
   sentAt: string | null;
   signedDocumentSha256: string | null;
+  /** The signed copy filed in Documents on completion, while it exists. */
+  signedDocumentId: string | null;
   signers: Signer[];
   auditLog: AuditEntry[];
 }
@@ -133,3 +138,6 @@ export const SIGNER_COLORS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3a
 
 /** Text glyphs (not emoji: they render without an emoji font, as in Chromium on Linux). */
 export const FOLDER_ICONS: Record<string, string> = { folder: '▤', archive: '▦', briefcase: '◼', contract: '✎', invoice: '☰', receipt: '☷', star: '★', lock: '◆', users: '☺', inbox: '⇩', tag: '⌗', heart: '♥' };
+
+/** The drag type of a document row: folders in the tree accept it (move), rows of an ordered folder too (reorder). */
+export const DOCUMENT_DRAG_TYPE = 'application/x-bureau-document';
