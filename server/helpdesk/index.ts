@@ -1,16 +1,29 @@
 import type { Module } from '../modules.js';
 import { helpdeskRoutes } from './routes.js';
+import { mailboxRoutes } from './mail-routes.js';
+import { startMailIn, stopMailIn } from './mail-watch.js';
+import { recordDeliveryResults } from './deliveries.js';
 
 import { fact, local, mutable } from '../sync/policy.js';
 
 export const helpdeskModule: Module = {
   name: 'helpdesk',
-  routes: helpdeskRoutes,
+  routes: [...helpdeskRoutes, ...mailboxRoutes],
   sync: {
     helpdesk_tickets: mutable,
     helpdesk_messages: fact,
     helpdesk_categories: mutable,
     helpdesk_node: local("this install's tag in ticket numbers"),
     helpdesk_ticket_counters: local('per-install ticket number counters (numbers carry the install tag)'),
+    helpdesk_mailboxes: mutable,
+    helpdesk_mailbox_imap: local('the mailbox is connected on one install, and its password is sealed with this device key'),
+    helpdesk_emails: fact,
+    helpdesk_deliveries: mutable,
+    helpdesk_attachments: { kind: 'fact', blobs: ['sha256'] },
   },
+  start(ctx) {
+    ctx.events.registerConsumer('helpdesk.deliveries', recordDeliveryResults(ctx));
+    startMailIn(ctx);
+  },
+  stop: (ctx) => stopMailIn(ctx),
 };

@@ -7,6 +7,7 @@ import { helpdeskMessages, helpdeskTickets } from './tables.js';
 import { findTicket } from './tickets.js';
 import { moveTicketStatus } from './status.js';
 import { writeSystemMessage } from './timeline.js';
+import { queueTicketReply } from './mail-out.js';
 import { presentMessage, presentTicket, type Actor, type MessageRow, type TicketRow } from './present.js';
 import type { CreateMessageInput, TicketStatus } from './schemas.js';
 
@@ -36,6 +37,7 @@ export function addTicketMessage(ctx: Context, entityId: string, actor: Actor, t
       createdAt: now,
     };
     tx.insert(helpdeskMessages).values(message).run();
+    queueTicketReply(ctx, tx, before, message);
 
     const after: TicketRow = { ...before, updatedAt: now };
     if (isAgent && !input.isInternal && !before.firstResponseAt) after.firstResponseAt = now;

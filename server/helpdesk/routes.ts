@@ -4,6 +4,7 @@ import { actorOf } from '../auth/authenticate.js';
 import * as s from './schemas.js';
 import { createTicket, getTicket, listTickets, updateTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';
+import { withMailDetails } from './message-mail.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.js';
 
 const tags = ['Helpdesk'];
@@ -43,7 +44,7 @@ export const helpdeskRoutes: RouteDef[] = [
       method: 'patch',
       path: '/api/helpdesk/tickets/{ticketId}',
       summary: 'Update a ticket (fields, status, assignee)',
-      description: 'Status changes and assignments are written to the timeline as system messages and emit `ticket.status_changed` / `ticket.assigned`; every change emits `ticket.updated`.',
+      description: 'Status, priority and assignment changes are written to the timeline as system messages and emit `ticket.status_changed` / `ticket.assigned`; every change emits `ticket.updated`.',
       tags,
       access: edit,
       params: s.ticketParams,
@@ -58,7 +59,8 @@ export const helpdeskRoutes: RouteDef[] = [
       method: 'post',
       path: '/api/helpdesk/tickets/{ticketId}/messages',
       summary: 'Add a reply, internal note or customer message',
-      description: 'The first public agent reply sets firstResponseAt and moves a `new` ticket to `open`; a customer message reopens a `pending` or `resolved` ticket. A closed ticket takes no messages (409).',
+      description:
+        "The first public agent reply sets firstResponseAt and moves a `new` ticket to `open`; a customer message reopens a `pending` or `resolved` ticket. A closed ticket takes no messages (409). A public agent reply on a ticket with a contact e-mail is e-mailed to the contact when the entity has a support address (see /api/helpdesk/mailbox): `delivery` then shows it queued, sent or failed. Internal notes are never e-mailed.",
       tags,
       access: edit,
       params: s.ticketParams,
@@ -67,7 +69,7 @@ export const helpdeskRoutes: RouteDef[] = [
       status: 201,
       errors: { 409: 'Ticket is closed' },
     },
-    ({ ctx, entityId, auth, params, body }) => addTicketMessage(ctx, entityId, actorOf(auth), params.ticketId, body),
+    ({ ctx, entityId, auth, params, body }) => withMailDetails(ctx, entityId, params.ticketId, [addTicketMessage(ctx, entityId, actorOf(auth), params.ticketId, body)])[0],
   ),
 
   route(

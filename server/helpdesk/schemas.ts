@@ -68,6 +68,23 @@ export const messageSchema = z
     body: z.string(),
     isInternal: z.boolean().meta({ description: 'Internal notes are visible to members only and never count as a first response.' }),
     createdAt: z.string(),
+    delivery: z
+      .object({
+        state: z.enum(['queued', 'sent', 'failed']),
+        to: z.string(),
+        error: z.string().nullable().meta({ description: 'Why it failed; while queued, the last error of a retry (the outbox retries with backoff before giving up).' }),
+        sentAt: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'E-mail delivery of a public agent reply to the contact; null when the message was not e-mailed (internal note, no contact e-mail, or no support address configured).' }),
+    email: z
+      .object({ messageId: z.string().meta({ description: 'The Message-ID header, without angle brackets.' }), from: z.string() })
+      .nullable()
+      .meta({ description: 'Set on messages that came in by e-mail.' }),
+    attachments: z
+      .array(z.object({ id: z.uuid(), filename: z.string(), contentType: z.string(), size: z.number().int() }).meta({ id: 'TicketAttachment' }))
+      .meta({ description: 'Files that came with an e-mail; download from /api/helpdesk/tickets/{ticketId}/attachments/{attachmentId}.' }),
+    attachmentsNote: z.string().nullable().meta({ description: 'Attachments that were not kept (over the size limit), in words.' }),
   })
   .meta({ id: 'TicketMessage' });
 

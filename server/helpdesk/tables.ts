@@ -83,3 +83,5 @@ export const helpdeskTicketCounters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.entityId, t.node] })],
 );
+
+export * from './mail-tables.js';

@@ -9,6 +9,7 @@ import { moveTicketStatus } from './status.js';
 import { assertAssignable, memberName } from './members.js';
 import { writeSystemMessage } from './timeline.js';
 import { presentMessage, presentTicket, type Actor, type TicketRow } from './present.js';
+import { withMailDetails } from './message-mail.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
 
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
@@ -72,7 +73,7 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
     .where(and(eq(helpdeskMessages.entityId, entityId), eq(helpdeskMessages.ticketId, ticketId)))
     .orderBy(asc(helpdeskMessages.createdAt), asc(helpdeskMessages.id))
     .all();
-  return { ...presentTicket(row), messages: messages.map(presentMessage) };
+  return { ...presentTicket(row), messages: withMailDetails(ctx, entityId, ticketId, messages.map(presentMessage)) };
 }
 
 function encodeCursor(t: TicketRow): string {
@@ -123,6 +124,8 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   return { items: page.map(presentTicket), total, nextCursor };
 }
 
+const PRIORITY_NAMES = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' } as const;
+
 const EDITABLE = ['subject', 'description', 'priority', 'channel', 'contactEmail', 'contactName', 'categoryId', 'assignedTo', 'status'] as const;
 
 export function updateTicket(ctx: Context, entityId: string, actor: Actor, ticketId: string, input: UpdateTicketInput) {
@@ -144,6 +147,9 @@ export function updateTicket(ctx: Context, entityId: string, actor: Actor, ticke
     if (changes.includes('status')) {
       writeSystemMessage(ctx, tx, entityId, ticketId, `Status changed from ${before.status} to ${after.status} by ${actor.name}`, now);
       ctx.events.record(tx, { entityId, type: 'ticket.status_changed', data: { ticket, from: before.status, to: after.status, actor } });
+    }
+    if (changes.includes('priority')) {
+      writeSystemMessage(ctx, tx, entityId, ticketId, `Priority changed from ${PRIORITY_NAMES[before.priority]} to ${PRIORITY_NAMES[after.priority]} by ${actor.name}`, now);
     }
     if (changes.includes('assignedTo')) {
       const text = after.assignedTo ? `Assigned to ${assigneeName} by ${actor.name}` : `Unassigned${before.assignedTo ? ` from ${memberName(ctx, entityId, before.assignedTo) ?? 'a former member'}` : ''} by ${actor.name}`;

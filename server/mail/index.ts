@@ -3,6 +3,10 @@ import { local } from '../sync/policy.js';
 import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
 
+// What other modules use of mail: queue in their transaction, re-queue, and read retry errors.
+export { queueMail, requeueMail, retryErrors, type MailInput } from './mail.js';
+export type { MailHeaders } from './tables.js';
+
 export const mailModule: Module = {
   name: 'mail',
   routes: mailRoutes,

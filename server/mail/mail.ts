@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, lte } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { mailOutbox } from './tables.js';
+import { mailOutbox, type MailHeaders } from './tables.js';
 
 /** Attempts before a message is given up as failed; backoff 1, 2, 4 … minutes, at most 1 h. */
 export const MAX_MAIL_ATTEMPTS = 8;
@@ -16,6 +16,8 @@ export interface MailInput {
   text: string;
   html: string;
   ref: Record<string, string>;
+  /** From and threading headers (helpdesk replies); absent, the mail goes out from `mailFrom`. */
+  headers?: MailHeaders;
 }
 
 /** Queues a message in the caller's transaction; the mail loop sends it after commit. */
@@ -30,6 +32,7 @@ export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
       subject: input.subject,
       bodySealed: ctx.secrets.seal(JSON.stringify({ text: input.text, html: input.html })),
       ref: input.ref,
+      headers: input.headers ?? null,
       status: 'queued',
       attempts: 0,
       nextAttemptAt: now,
@@ -49,6 +52,42 @@ function transportOf(ctx: Context): Transporter | null {
     transports.set(ctx, t);
   }
   return t;
+}
+
+const bracket = (id: string) => `<${id}>`;
+
+/** The sender and threading headers of a queued mail, as nodemailer takes them. */
+function envelopeOf(ctx: Context, h: MailHeaders | null) {
+  return {
+    from: h?.from ? { name: h.from.name ?? '', address: h.from.address } : ctx.config.mailFrom,
+    ...(h?.messageId ? { messageId: bracket(h.messageId) } : {}),
+    ...(h?.inReplyTo ? { inReplyTo: bracket(h.inReplyTo) } : {}),
+    ...(h?.references?.length ? { references: h.references.map(bracket) } : {}),
+  };
+}
+
+/**
+ * Queues a message that gave up (or whose recipient bounced it) once more, from attempt one;
+ * returns false when there is no such message of the entity.
+ */
+export function requeueMail(tx: Db, ctx: Context, entityId: string, mailId: string, to: string): boolean {
+  const res = tx
+    .update(mailOutbox)
+    .set({ to, status: 'queued', attempts: 0, lastError: null, sentAt: null, nextAttemptAt: nowIso(ctx) })
+    .where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.id, mailId)))
+    .run();
+  return res.changes > 0;
+}
+
+/** The last delivery error of mails still being retried, by id (for showing why a mail waits). */
+export function retryErrors(ctx: Context, entityId: string, mailIds: string[]): Map<string, string> {
+  if (mailIds.length === 0) return new Map();
+  const rows = ctx.db
+    .select({ id: mailOutbox.id, lastError: mailOutbox.lastError })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.status, 'queued'), inArray(mailOutbox.id, mailIds)))
+    .all();
+  return new Map(rows.filter((r) => r.lastError).map((r) => [r.id, r.lastError!]));
 }
 
 function backoffMs(attempts: number): number {
@@ -71,7 +110,7 @@ export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed:
   for (const m of due) {
     try {
       const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
-      const info = await transport.sendMail({ from: ctx.config.mailFrom, to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } });
+      const info = await transport.sendMail({ ...envelopeOf(ctx, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } });
       ctx.db.transaction((tx) => {
         tx.update(mailOutbox).set({ status: 'sent', attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId: info.messageId ?? null, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
         ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref } });

@@ -12,7 +12,7 @@ export type SyncPolicy =
    */
   | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns; blobs?: string[] }
   /** Written once; the same fact from two devices merges into one. */
-  | { kind: 'fact' }
+  | { kind: 'fact'; blobs?: string[] }
   /**
    * Rows whose state moves by guarded transitions (a ledger event's posting status): a row is
    * created once, and a change to a `guards` column carries the values it expects to replace —
@@ -82,7 +82,7 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     const guards = policy.kind === 'guarded' ? policy.guards : [];
     for (const g of guards) if (!columns.includes(g)) throw new Error(`Guarded column ${name}.${g} does not exist`);
     for (const c of primaryKey) if (c in deviceOnly) throw new Error(`Key column ${name}.${c} cannot stay on the device`);
-    const blobs = policy.kind === 'mutable' || policy.kind === 'guarded' ? (policy.blobs ?? []) : [];
+    const blobs = policy.blobs ?? [];
     for (const b of blobs) if (!columns.includes(b)) throw new Error(`Blob column ${name}.${b} is not synced`);
     out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly, blobs });
   }

@@ -2,6 +2,8 @@
 import type { ApiResponse, SessionClient, TestServer } from '../helpers/server.js';
 import { draftRequest, signingToken, uploadPdf } from './documents-helpers.js';
 import { invoice } from './ledger-helpers.js';
+import { rfc822 } from './helpdesk-mail-helpers.js';
+import { ingestEmail } from '../../server/helpdesk/mail-in.js';
 
 export interface Seeded {
   entityId: string;
@@ -12,6 +14,10 @@ export interface Seeded {
   spareKeyId: string;
   categoryId: string;
   ticketId: string;
+  /** An agent reply e-mailed to the ticket contact. */
+  messageId: string;
+  /** A file that came with the contact's e-mailed reply on `ticketId`. */
+  attachmentId: string;
   eventId: string;
   correlationId: string;
   accountId: string;
@@ -54,7 +60,13 @@ export async function seedEntity(server: TestServer, owner: SessionClient, webho
     201,
     'ticket',
   );
-  must(await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: `${tag} first reply` }), 201, 'ticket message');
+  must(await owner.put('/api/helpdesk/mailbox', { address: `support-${tag}@example.com`, displayName: `${tag} support` }), 200, 'helpdesk mailbox');
+  const reply = must(await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: `${tag} first reply` }), 201, 'ticket message');
+  // The contact answers by e-mail with a file (taken in as the IMAP poll would hand it over).
+  const answer = await rfc822({ from: `customer-${tag}@example.com`, to: `support-${tag}@example.com`, subject: `Re: [#${ticket.ticketNumber}] ${ticket.subject}`, text: 'Here it is', attachments: [{ filename: `${tag}.txt`, content: `${tag} file` }] });
+  if ((await ingestEmail(server.ctx, owner.entityId, answer)).outcome !== 'appended') throw new Error('seeding: the e-mailed answer did not join the ticket');
+  const answered = must(await owner.get(`/api/helpdesk/tickets/${ticket.id}`), 200, 'ticket');
+  const attachment = answered.messages.flatMap((m: { attachments: { id: string }[] }) => m.attachments)[0];
 
   const correlationId = `corr-${tag}`;
   const event = must(await owner.post('/api/ledger/events', { ...invoice('150.00', '30.00'), correlationId }), 201, 'ledger event');
@@ -85,6 +97,8 @@ export async function seedEntity(server: TestServer, owner: SessionClient, webho
     spareKeyId: spareKey.id,
     categoryId: category.id,
     ticketId: ticket.id,
+    messageId: reply.id,
+    attachmentId: attachment.id,
     eventId: event.id,
     correlationId,
     accountId: account.id,

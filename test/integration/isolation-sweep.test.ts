@@ -32,6 +32,8 @@ const ID_TABLE: Record<string, (d: Seeded) => string> = {
   keyId: (d) => d.spareKeyId,
   categoryId: (d) => d.categoryId,
   ticketId: (d) => d.ticketId,
+  messageId: (d) => d.messageId,
+  attachmentId: (d) => d.attachmentId,
   eventId: (d) => d.eventId,
   accountId: (d) => d.accountId,
   subscriptionId: (d) => d.subscriptionId,

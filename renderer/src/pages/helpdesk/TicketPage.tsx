@@ -1,4 +1,5 @@
-import { Link, useParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Card, ErrorBanner, PageHeader, SelectInput, Spinner } from '../../ui/components';
@@ -8,6 +9,7 @@ import { ReplyBox } from './ReplyBox';
 import { Timeline } from './Timeline';
 import { useMembers } from './useMembers';
 import { useCategories } from './useCategories';
+import { useMailbox } from './useMailbox';
 import { CHANNELS, PRIORITIES, STATUSES, TRANSITIONS, type Ticket, type TicketMessage } from './types';
 
 type TicketWithMessages = Ticket & { messages: TicketMessage[] };
@@ -18,6 +20,17 @@ export function TicketPage() {
   const ticket = useAsync(() => api.get<TicketWithMessages>(`/api/helpdesk/tickets/${ticketId}`), [ticketId]);
   const members = useMembers();
   const categories = useCategories();
+  const mailbox = useMailbox();
+  // The list passes its filters along, so "All tickets" returns to the same view.
+  const from = (useLocation().state as { listSearch?: string } | null)?.listSearch ?? '';
+  // Replies waiting in the outbox turn to sent (or failed) in the background, and customers'
+  // e-mails arrive: refresh quickly while something is queued, slowly otherwise.
+  const queued = ticket.data?.messages.some((m) => m.delivery?.state === 'queued') ?? false;
+  const { reload } = ticket;
+  useEffect(() => {
+    const timer = setInterval(() => void reload(), queued ? 3_000 : 30_000);
+    return () => clearInterval(timer);
+  }, [queued, reload]);
   const update = useAction(async (patch: Partial<Ticket>) => {
     await api.patch(`/api/helpdesk/tickets/${ticketId}`, patch);
     await ticket.reload();
@@ -31,7 +44,7 @@ export function TicketPage() {
   return (
     <div className="stack">
       <div>
-        <Link to="/helpdesk">← All tickets</Link>
+        <Link to={`/helpdesk${from}`}>← All tickets</Link>
       </div>
       <PageHeader
         title={t.subject}
@@ -52,8 +65,8 @@ export function TicketPage() {
               <div className="hd-body">{t.description}</div>
             </Card>
           )}
-          <Timeline messages={t.messages} />
-          {canEdit && t.status !== 'closed' && <ReplyBox ticketId={t.id} onSent={() => void ticket.reload()} />}
+          <Timeline ticketId={t.id} messages={t.messages} canEdit={canEdit} onChanged={() => void ticket.reload()} />
+          {canEdit && t.status !== 'closed' && <ReplyBox ticketId={t.id} mail={{ to: t.contactEmail, from: mailbox.data?.address ?? null, mailboxKnown: mailbox.data !== undefined }} onSent={() => void ticket.reload()} />}
           {t.status === 'closed' && <p className="muted">This ticket is closed and takes no more messages.</p>}
         </div>
         <aside className="stack">

@@ -1,38 +1,19 @@
-export type TicketStatus = 'new' | 'open' | 'pending' | 'resolved' | 'closed';
-export type TicketPriority = 'low' | 'normal' | 'high' | 'urgent';
-export type TicketChannel = 'email' | 'web' | 'phone' | 'chat' | 'api';
+import type { z } from 'zod';
+import type { messageSchema, ticketSchema } from '../../../../server/helpdesk/schemas';
+import type { mailboxSchema } from '../../../../server/helpdesk/mailbox-schemas';
 
-export interface Ticket {
-  id: string;
-  entityId: string;
-  ticketNumber: string;
-  subject: string;
-  description: string | null;
-  status: TicketStatus;
-  priority: TicketPriority;
-  channel: TicketChannel;
-  contactEmail: string | null;
-  contactName: string | null;
-  categoryId: string | null;
-  createdBy: string | null;
-  assignedTo: string | null;
-  createdAt: string;
-  updatedAt: string;
-  firstResponseAt: string | null;
-  resolvedAt: string | null;
-  closedAt: string | null;
-}
-
-export interface TicketMessage {
-  id: string;
-  ticketId: string;
-  authorType: 'agent' | 'customer' | 'system';
-  authorId: string | null;
-  authorName: string;
-  body: string;
-  isInternal: boolean;
-  createdAt: string;
-}
+// Derived from the server's zod schemas, so a change of the API shape shows up here at compile time.
+export type Ticket = z.output<typeof ticketSchema>;
+export type TicketStatus = Ticket['status'];
+export type TicketPriority = Ticket['priority'];
+export type TicketChannel = Ticket['channel'];
+export type TicketMessage = z.output<typeof messageSchema>;
+/** Set on public agent replies that are e-mailed to the contact. */
+export type MessageDelivery = NonNullable<TicketMessage['delivery']>;
+export type MessageAttachment = TicketMessage['attachments'][number];
+/** The entity's support mailbox (GET /api/helpdesk/mailbox). The IMAP password is never returned. */
+export type Mailbox = z.output<typeof mailboxSchema>;
+export type IncomingState = Mailbox['incoming']['state'];
 
 export interface Member {
   userId: string;

@@ -1,11 +1,9 @@
+import type { z } from 'zod';
+import type { categorySchema } from '../../../../server/helpdesk/schemas';
 import { api } from '../../api';
 import { useAsync } from '../../ui/hooks';
 
-export interface Category {
-  id: string;
-  name: string;
-  description: string | null;
-}
+export type Category = z.output<typeof categorySchema>;
 
 export function useCategories() {
   return useAsync(() => api.get<Category[]>('/api/helpdesk/categories'));

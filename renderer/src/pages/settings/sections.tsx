@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ApiKeysSection } from './ApiKeysSection';
 import { MembersSection } from './MembersSection';
+import { HelpdeskMailSection } from './HelpdeskMailSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { SyncSection } from '../sync/SyncSection';
 
@@ -17,6 +18,7 @@ export interface SettingsSection {
 export const settingsSections: SettingsSection[] = [
   { path: 'api-keys', label: 'API keys', element: <ApiKeysSection />, order: 10 },
   { path: 'members', label: 'Members', element: <MembersSection />, order: 20 },
+  { path: 'helpdesk-email', label: 'Helpdesk e-mail', element: <HelpdeskMailSection />, order: 25, permission: 'HELPDESK.VIEW' },
   { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
   { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
 ];
