@@ -11,8 +11,12 @@ import path from 'node:path';
  */
 export const workerEntryFiles = ['server/privacy/prover-worker.mjs', 'server/documents/seal-worker.mjs'];
 
-/** Files the server reads by URL relative to its own code besides the workers: the circuit artifacts. */
-export const unpackedResourceGlobs = ['resources/zk/*.wasm', 'resources/zk/*.zkey', 'resources/zk/*.vkey.json'];
+/**
+ * Files the server reads by URL relative to its own code besides the workers: the circuit
+ * artifacts, and the typed-signature font the sealed PDF embeds with its licence (the OFL asks
+ * that the licence travel with the font).
+ */
+export const unpackedResourceGlobs = ['resources/zk/*.wasm', 'resources/zk/*.zkey', 'resources/zk/*.vkey.json', 'resources/fonts/caveat/*.woff', 'resources/fonts/caveat/OFL.txt'];
 
 const builtins = new Set(builtinModules);
 

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import forge from 'node-forge';
+import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, degrees, rgb } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { P12Signer } from '@signpdf/signer-p12';
@@ -63,9 +64,47 @@ function fitText(page, font, text, frame) {
   page.drawText(safe, { ...frame.at(frame.w * 0.02, (frame.h - size) / 2 + size * 0.2), size, font, color: INK, rotate: frame.rotate });
 }
 
-async function stampFields(pdf, fields) {
+/**
+ * A typed signature in the handwriting font (Caveat's Latin, then Latin Extended subsets), each
+ * character in the first font that has it, else in Times Italic; embedded on first use, subset.
+ */
+function scriptWriter(pdf, fontFiles) {
+  let fonts = null;
+  const load = async () => {
+    if (fonts) return fonts;
+    pdf.registerFontkit(fontkit);
+    const custom = [];
+    for (const bytes of fontFiles) {
+      const font = await pdf.embedFont(bytes, { subset: true });
+      custom.push({ font, has: new Set(font.getCharacterSet()) });
+    }
+    const fallback = await pdf.embedFont(StandardFonts.TimesRomanItalic);
+    fonts = { custom, fallback };
+    return fonts;
+  };
+  return async (page, text, frame) => {
+    const { custom, fallback } = await load();
+    const runs = [];
+    for (const c of text) {
+      const font = custom.find((f) => f.has.has(c.codePointAt(0)))?.font ?? fallback;
+      const glyph = font === fallback ? drawable(fallback, c) : c;
+      if (runs.length && runs[runs.length - 1].font === font) runs[runs.length - 1].text += glyph;
+      else runs.push({ font, text: glyph });
+    }
+    const width = (size) => runs.reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, size), 0);
+    let size = Math.min(frame.h * 0.8, 28);
+    while (size > 4 && width(size) > frame.w * 0.96) size -= 0.5;
+    let dx = frame.w * 0.02;
+    for (const r of runs) {
+      page.drawText(r.text, { ...frame.at(dx, (frame.h - size) / 2 + size * 0.25), size, font: r.font, color: INK, rotate: frame.rotate });
+      dx += r.font.widthOfTextAtSize(r.text, size);
+    }
+  };
+}
+
+async function stampFields(pdf, fields, scriptFonts) {
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const script = await pdf.embedFont(StandardFonts.TimesRomanItalic);
+  const writeScript = scriptWriter(pdf, scriptFonts);
   for (const f of fields) {
     if (f.value === null || f.value === '') continue;
     const page = pdf.getPage(f.page - 1);
@@ -83,8 +122,10 @@ async function stampFields(pdf, fields) {
       const w = png.width * scale;
       const h = png.height * scale;
       page.drawImage(png, { ...frame.at((frame.w - w) / 2, (frame.h - h) / 2), width: w, height: h, rotate: frame.rotate });
+    } else if (f.type === 'signature' || f.type === 'initials') {
+      await writeScript(page, f.value, frame);
     } else {
-      fitText(page, f.type === 'signature' || f.type === 'initials' ? script : regular, f.value, frame);
+      fitText(page, regular, f.value, frame);
     }
   }
 }
@@ -157,7 +198,7 @@ async function seal(input) {
   } catch {
     // a malformed AcroForm is left as is; the fields are stamped on the page anyway
   }
-  await stampFields(pdf, input.fields);
+  await stampFields(pdf, input.fields, input.scriptFonts ?? []);
   await appendCertificatePage(pdf, input);
   pdf.setProducer('Bureau');
   pdf.setModificationDate(input.completedAt);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageSize } from './tables.js';
 
@@ -14,6 +17,10 @@ export interface SealInput {
 }
 
 const workerUrl = new URL('./seal-worker.mjs', import.meta.url);
+/** Caveat (OFL, resources/fonts) for typed signatures in the sealed PDF: the Latin subset first, then Latin Extended. */
+const scriptFontDir = fileURLToPath(new URL('../../resources/fonts/caveat/', import.meta.url));
+const scriptFontFiles = ['caveat-latin-400-normal.woff', 'caveat-latin-ext-400-normal.woff'];
+let scriptFonts: Buffer[] | null = null;
 const SEAL_TIMEOUT_MS = 120_000;
 
 export interface SealedPdf {
@@ -28,7 +35,8 @@ export interface SealedPdf {
  */
 export function buildSealedPdf(input: SealInput): Promise<SealedPdf> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, { workerData: input });
+    scriptFonts ??= scriptFontFiles.map((f) => fs.readFileSync(path.join(scriptFontDir, f)));
+    const worker = new Worker(workerUrl, { workerData: { ...input, scriptFonts } });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error('Sealing the PDF timed out'));

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import forge from 'node-forge';
-import { PDFDocument, PDFSignature } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFSignature } from 'pdf-lib';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { makeFormPdf, makeRotatedPdf } from '../fixtures/pdf.js';
 import { PNG_DATA_URL, signingToken, uploadPdf } from './documents-helpers.js';
@@ -112,6 +112,13 @@ describe('sealed PDF', () => {
     const stamped = await pageText(pdf, 1);
     expect(stamped).toContain('Acme Ltd');
     expect(stamped).toContain('Bob Typed');
+    // The typed signature is drawn in the bundled handwriting font (Caveat, embedded as a subset).
+    const fonts = reopened.context
+      .enumerateIndirectObjects()
+      .map(([, o]) => o)
+      .filter((o): o is PDFDict => o instanceof PDFDict && o.get(PDFName.of('Type')) === PDFName.of('Font'))
+      .map((d) => String(d.get(PDFName.of('BaseFont'))));
+    expect(fonts.some((name) => /Caveat/.test(name)), fonts.join(', ')).toBe(true);
 
     // One flipped byte inside the signed range breaks the digest.
     const tampered = Buffer.from(pdf);

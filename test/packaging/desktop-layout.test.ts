@@ -68,7 +68,7 @@ describe('desktop layout', () => {
   });
 
   it('holds nothing from the repository outside its allowlist, and no source maps or type declarations', () => {
-    const allowed = /^\/(package\.json$|out\/(main|preload|renderer)\/|server\/db\/migrations\/|resources\/zk\/|node_modules\/)/;
+    const allowed = /^\/(package\.json$|out\/(main|preload|renderer)\/|server\/db\/migrations\/|resources\/(zk|fonts\/caveat)\/|node_modules\/)/;
     const files = entries.filter(isFile);
     expect(files.filter((e) => !allowed.test(e))).toEqual([]);
     expect(files.filter((e) => /\.(map|d\.ts|ts)$/.test(e))).toEqual([]);
@@ -110,6 +110,7 @@ describe('desktop layout', () => {
       const digest = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
       expect(digest(path.join(unpackedDir, 'resources', 'zk', name))).toBe(digest(path.join('resources', 'zk', name)));
     }
+    for (const name of ['caveat-latin-400-normal.woff', 'caveat-latin-ext-400-normal.woff', 'OFL.txt']) expect(unpacked(`resources/fonts/caveat/${name}`), name).toBe(true);
     const addons = entries.filter((e) => e.endsWith('.node'));
     expect(addons).toEqual(['/node_modules/better-sqlite3/build/Release/better_sqlite3.node']);
     for (const a of addons) expect(unpacked(a), a).toBe(true);
@@ -119,7 +120,7 @@ describe('desktop layout', () => {
     const main = asar.extractFile(asarFile, 'out/main/index.js').toString();
     expect(main).not.toMatch(/new URL\(\s*["'][^"']+["']\s*,\s*import\.meta\.url\s*\)/);
     const targets = [...main.matchAll(/new URL\(\s*"([^"]+)"\s*,\s*[\w$]+\(import\.meta\.url\)\s*\)/g)].map((m) => m[1]);
-    expect(targets.sort()).toEqual(['../../resources/zk/', './prover-worker.mjs', './seal-worker.mjs']);
+    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './seal-worker.mjs']);
     const bundleUrl = pathToFileURL(path.join(asarFile, 'out', 'main', 'index.js')).href;
     for (const target of targets) {
       const resolved = fileURLToPath(new URL(target, asarUnpackedUrl(bundleUrl)));
