@@ -2,6 +2,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
+import { nameBasedId } from '../db/ids.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { helpdeskCategories, helpdeskTickets } from './tables.js';
 
@@ -25,9 +26,15 @@ export function listCategories(ctx: Context, entityId: string) {
 
 export function createCategory(ctx: Context, entityId: string, input: { name: string; description?: string | null }) {
   const now = nowIso(ctx);
-  const row: CategoryRow = { id: ctx.ids.next(), entityId, name: input.name, nameKey: input.name.toLowerCase(), description: input.description ?? null, createdAt: now, updatedAt: now };
-  ctx.db.transaction((tx) => {
-    assertNameFree(tx as unknown as Db, entityId, row.nameKey);
+  const nameKey = input.name.toLowerCase();
+  const row: CategoryRow = { id: '', entityId, name: input.name, nameKey, description: input.description ?? null, createdAt: now, updatedAt: now };
+  ctx.db.transaction((txx) => {
+    const tx = txx as unknown as Db;
+    assertNameFree(tx, entityId, nameKey);
+    // Named by its name, so two devices creating "Billing" apart make one category when they meet;
+    // a new id only if that one is still taken here (renamed since).
+    const byName = nameBasedId('helpdesk_category', entityId, nameKey);
+    row.id = tx.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(eq(helpdeskCategories.id, byName)).get() ? ctx.ids.next() : byName;
     tx.insert(helpdeskCategories).values(row).run();
   });
   return present(row);

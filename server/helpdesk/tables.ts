@@ -7,12 +7,17 @@ export const helpdeskCategories = sqliteTable(
     id: text('id').primaryKey(),
     entityId: text('entity_id').notNull(),
     name: text('name').notNull(),
-    nameKey: text('name_key').notNull(), // lower-cased name, unique within the entity
+    /**
+     * Lower-cased name. Unique within the entity as far as this device can tell (409 on create and
+     * rename); not a unique index: a rename on one device into a name created on another, offline,
+     * leaves two rows of that name everywhere, where an index would keep one device from the other's row.
+     */
+    nameKey: text('name_key').notNull(),
     description: text('description'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('helpdesk_categories_name_idx').on(t.entityId, t.nameKey)],
+  (t) => [index('helpdesk_categories_name_idx').on(t.entityId, t.nameKey)],
 );
 
 export const helpdeskTickets = sqliteTable(

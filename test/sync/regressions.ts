@@ -34,15 +34,15 @@ export const regressions: Regression[] = [
     // Device 1 renames the category "Billing" to "Sales" while device 2 creates a "Sales" of its own.
     // Applying the rename on device 2 broke the unique index (entity_id, name_key) inside the pull's
     // transaction: the UPDATE was not guarded like the INSERT, so device 2's pull failed on every
-    // retry ("UNIQUE constraint failed") and it never synced again. Now the change is skipped like an
-    // insert that cannot be made; the natural-key divergence itself remains (below).
-    name: 'a rename into a name taken on the receiving device no longer blocks its pull (natural keys: known divergence)',
+    // retry ("UNIQUE constraint failed") and it never synced again. Then the change was skipped, and
+    // each device kept a different set of categories. Names are no longer a unique index: both
+    // categories named "Sales" are on every device (the user can rename or delete one).
+    name: 'a rename into a name taken on the receiving device: both categories everywhere',
     collide: true,
     ops: [
       { dt: 0, k: 'renameCategory', d: 0, c: 0, name: 2 },
       { dt: 0, k: 'category', d: 1, name: 2 },
     ],
-    knownDivergence: /helpdesk_categories: not the highest-HLC value of every cell/,
   },
   {
     // Natural keys: devices 1 and 2 both share the folder with the role `member` while apart. Each
@@ -58,13 +58,13 @@ export const regressions: Regression[] = [
   },
   {
     // Natural keys: a category of the same name (unique per entity, case-insensitive) created on two
-    // devices while apart: as above, each device keeps its own and skips the other's.
-    name: 'natural keys: the same category name made on two devices (known divergence)',
+    // devices while apart: each device kept its own and skipped the other's. A category's id is now
+    // derived from its name when it is created: one category, last writer wins per column.
+    name: 'natural keys: the same category name made on two devices is one category',
     collide: true,
     ops: [
       { dt: 0, k: 'category', d: 0, name: 2 },
       { dt: 0, k: 'category', d: 1, name: 2 },
     ],
-    knownDivergence: /helpdesk_categories: not the highest-HLC value of every cell/,
   },
 ];
