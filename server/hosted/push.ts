@@ -14,12 +14,24 @@ import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
-import { changes, entities, rows } from './schema.js';
+import { changes, entities, rows, type RowStamps } from './schema.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
 const rowKey = (table: string, rowId: string) => `${table}\u0000${rowId}`;
 const same = (a: unknown, b: unknown) => stringify(a) === stringify(b);
+
+/** Stamps as stored: one stamp when every column of the row carries it, else per column. */
+export function storedStamps(data: Record<string, unknown>, stamps: Record<string, string>): RowStamps {
+  const columns = Object.keys(data);
+  const one = stamps[columns[0]];
+  return one !== undefined && Object.keys(stamps).length === columns.length && columns.every((c) => stamps[c] === one) ? one : stamps;
+}
+
+/** Stamps per column, whichever way they were stored. */
+export function stampsPerColumn(data: Record<string, unknown>, stamps: RowStamps): Record<string, string> {
+  return typeof stamps === 'string' ? Object.fromEntries(Object.keys(data).map((c) => [c, stamps])) : stamps;
+}
 
 export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Change[]): Promise<PushResponse> {
   if (auth.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
@@ -78,7 +90,7 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
       const upserts = [...touched].map((key) => {
         const [tableName, rowId] = key.split('\u0000');
         const r = current.get(key)!;
-        return { entity_id: auth.entityId, table_name: tableName, row_id: rowId, data: r.data, stamps: r.stamps, is_fact: r.isFact, seq: r.seq };
+        return { entity_id: auth.entityId, table_name: tableName, row_id: rowId, data: r.data, stamps: storedStamps(r.data, r.stamps), is_fact: r.isFact, seq: r.seq };
       });
       await tx.execute(sql`
         insert into ${rows} (entity_id, table_name, row_id, data, stamps, is_fact, seq)
@@ -136,7 +148,7 @@ async function currentRows(tx: HostedTx, entityId: string, batch: Change[]): Pro
         sql`(${rows.tableName}, ${rows.rowId}) in (select t, r from jsonb_to_recordset(${JSON.stringify(pairs.map((c) => ({ t: c.table, r: c.rowId })))}::jsonb) as x(t text, r text))`,
       ),
     );
-  for (const r of found) map.set(rowKey(r.tableName, r.rowId), { data: r.data, stamps: r.stamps, isFact: r.isFact, seq: r.seq });
+  for (const r of found) map.set(rowKey(r.tableName, r.rowId), { data: r.data, stamps: stampsPerColumn(r.data, r.stamps), isFact: r.isFact, seq: r.seq });
   return map;
 }
 

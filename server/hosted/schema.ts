@@ -103,6 +103,12 @@ export const changes = pgTable(
   (t) => [primaryKey({ columns: [t.entityId, t.seq] }), uniqueIndex('changes_id_idx').on(t.entityId, t.id)],
 );
 
+/**
+ * Each column's HLC stamp in a row: per column, or one stamp when every column of the row has it
+ * (a row written once, nearly all of them) — half the bytes, and a snapshot sends it as it is.
+ */
+export type RowStamps = Record<string, string> | string;
+
 /** Current state of every synced row: values and, per column, the HLC stamp that wrote it. */
 export const rows = pgTable(
   'rows',
@@ -113,7 +119,7 @@ export const rows = pgTable(
     tableName: text('table_name').notNull(),
     rowId: text('row_id').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-    stamps: jsonb('stamps').$type<Record<string, string>>().notNull(),
+    stamps: jsonb('stamps').$type<RowStamps>().notNull(),
     isFact: boolean('is_fact').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
   },

@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { asc, eq } from 'drizzle-orm';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { changes as hostedChanges, entities as hostedEntities, rows as hostedRows } from '../../server/hosted/schema.js';
+import { stampsPerColumn } from '../../server/hosted/push.js';
 import { engineOf } from '../../server/sync/engine.js';
 import { verifyAuditChain } from '../../server/documents/audit.js';
 import type { SyncedTable } from '../../server/sync/policy.js';
@@ -697,7 +698,8 @@ export class Run {
       const [table, rowId, column] = key.split('|');
       const row = hostedByKey.get(`${table}|${rowId}`);
       check(row, () => `hosted: no row ${table} ${rowId}`);
-      check(row.stamps[column] === cell.hlc && isDeepStrictEqual(row.data[column], cell.value), () => `hosted: ${table} ${rowId} ${column} = ${json(row.data[column])} @ ${row.stamps[column]}, the highest write is ${json(cell.value)} @ ${cell.hlc}`);
+      const stamp = stampsPerColumn(row.data, row.stamps)[column];
+      check(stamp === cell.hlc && isDeepStrictEqual(row.data[column], cell.value), () => `hosted: ${table} ${rowId} ${column} = ${json(row.data[column])} @ ${stamp}, the highest write is ${json(cell.value)} @ ${cell.hlc}`);
     }
     for (const r of hostedRowList) {
       const key = `${r.tableName}|${r.rowId}`;
