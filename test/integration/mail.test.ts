@@ -1,46 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { draftRequest, PNG_DATA_URL } from './documents-helpers.js';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-let smtpPort: number;
-let inbox: Received[] = [];
-let rejectNext = 0;
+let smtp: TestSmtp;
+/** What reached the SMTP server since the last reset, as text. */
+const inbox = () => smtp.received.map((m) => ({ to: m.to, raw: m.raw.toString('utf8') }));
+const clearInbox = () => void (smtp.received.length = 0);
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, cb) {
-      if (rejectNext > 0) {
-        rejectNext--;
-        return cb(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
-      }
-      cb();
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startSmtp();
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp.stop());
 afterEach(() => {
-  inbox = [];
-  rejectNext = 0;
+  clearInbox();
+  smtp.refuse(0);
 });
 
 /** Decodes a quoted-printable body the way a mail client would, enough to read links. */
@@ -70,7 +43,7 @@ describe('mail through a real SMTP server', () => {
   let server: TestServer;
   let owner: SessionClient;
   beforeAll(async () => {
-    server = await startTestServer({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, mailFrom: 'Bureau <sign@bureau.test>' });
+    server = await startTestServer({ smtpUrl: smtp.url, mailFrom: 'Bureau <sign@bureau.test>' });
     owner = await server.signup();
   });
   afterAll(() => server.close());
@@ -80,8 +53,8 @@ describe('mail through a real SMTP server', () => {
     await owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' });
     expect((await owner.get('/api/mail/status')).body).toMatchObject({ configured: true, queued: 1 });
     await deliver(server);
-    expect(inbox.map((m) => m.to)).toEqual([['ada@example.com']]);
-    const mail = inbox[0].raw;
+    expect(inbox().map((m) => m.to)).toEqual([['ada@example.com']]);
+    const mail = inbox()[0].raw;
     expect(mail).toMatch(/^From: Bureau <sign@bureau.test>/m);
     expect(subjectOf(mail)).toBe(`${owner.user.name} asks you to sign "Services agreement"`);
     const [link] = signingLinks(mail);
@@ -94,25 +67,25 @@ describe('mail through a real SMTP server', () => {
     expect(detail.body.auditLog.find((e: { type: string }) => e.type === 'email_sent')).toMatchObject({ data: { kind: 'signing_invite', signerId: signers[0].id, to: 'ada@example.com' } });
 
     // Ada signs: Bob is invited next; nobody else is.
-    inbox = [];
+    clearInbox();
     const sig = view.body.fields.find((f: { type: string }) => f.type === 'signature');
     await server.anon.post(`/api/sign/${token}`, { action: 'sign', fields: [{ fieldId: sig.id, value: PNG_DATA_URL }] });
     await deliver(server);
-    expect(inbox.map((m) => m.to)).toEqual([['bob@example.com']]);
+    expect(inbox().map((m) => m.to)).toEqual([['bob@example.com']]);
   });
 
   it('remind e-mails the same working link to whoever still has to act', async () => {
     const { requestId } = await draftRequest(owner, { signers: [{ name: 'Cleo', email: 'cleo@example.com' }, { name: 'Dan', email: 'dan@example.com' }] });
     await owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' });
     await deliver(server);
-    const invites = new Map(inbox.map((m) => [m.to[0], signingLinks(m.raw)[0]]));
+    const invites = new Map(inbox().map((m) => [m.to[0], signingLinks(m.raw)[0]]));
     expect([...invites.keys()].sort()).toEqual(['cleo@example.com', 'dan@example.com']);
-    inbox = [];
+    clearInbox();
     const res = await owner.post(`/api/documents/signature-requests/${requestId}/remind`, {});
     expect(res.body.mailConfigured).toBe(true);
     await deliver(server);
-    expect(inbox.map((m) => m.to[0]).sort()).toEqual(['cleo@example.com', 'dan@example.com']);
-    for (const m of inbox) {
+    expect(inbox().map((m) => m.to[0]).sort()).toEqual(['cleo@example.com', 'dan@example.com']);
+    for (const m of inbox()) {
       expect(subjectOf(m.raw)).toBe('Reminder: please sign "Services agreement"');
       expect(signingLinks(m.raw)[0]).toBe(invites.get(m.to[0]));
       expect((await server.anon.get(`/api/sign/${signingLinks(m.raw)[0].split('/sign/')[1]}`)).status).toBe(200);
@@ -123,42 +96,42 @@ describe('mail through a real SMTP server', () => {
     const { requestId } = await draftRequest(owner, { signers: [{ name: 'Eve', email: 'eve@example.com' }, { name: 'Fay', email: 'fay@example.com', role: 'cc' }] });
     await owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' });
     await deliver(server);
-    const token = signingLinks(inbox[0].raw)[0].split('/sign/')[1];
-    inbox = [];
+    const token = signingLinks(inbox()[0].raw)[0].split('/sign/')[1];
+    clearInbox();
     const view = await server.anon.get(`/api/sign/${token}`);
     const sig = view.body.fields.find((f: { type: string }) => f.type === 'signature');
     const done = await server.anon.post(`/api/sign/${token}`, { action: 'sign', fields: [{ fieldId: sig.id, value: 'Eve' }] });
     expect(done.body.request.status).toBe('completed');
     await deliver(server);
-    expect(inbox.map((m) => m.to[0]).sort()).toEqual([owner.email, 'eve@example.com', 'fay@example.com'].sort());
-    expect(inbox.map((m) => subjectOf(m.raw))).toEqual(Array(3).fill('Completed: "Services agreement"'));
+    expect(inbox().map((m) => m.to[0]).sort()).toEqual([owner.email, 'eve@example.com', 'fay@example.com'].sort());
+    expect(inbox().map((m) => subjectOf(m.raw))).toEqual(Array(3).fill('Completed: "Services agreement"'));
   });
 
   it('tells invited signers when the request is cancelled, and the sender when a signer declines', async () => {
     const first = await draftRequest(owner, { signers: [{ name: 'Hal', email: 'hal@example.com' }] });
     await owner.patch(`/api/documents/signature-requests/${first.requestId}`, { action: 'send' });
     await deliver(server);
-    inbox = [];
+    clearInbox();
     await owner.patch(`/api/documents/signature-requests/${first.requestId}`, { action: 'cancel' });
     await deliver(server);
-    expect(inbox.map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([['hal@example.com', 'Cancelled: "Services agreement"']]);
+    expect(inbox().map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([['hal@example.com', 'Cancelled: "Services agreement"']]);
 
     const second = await draftRequest(owner, { signers: [{ name: 'Ivy', email: 'ivy@example.com' }] });
     await owner.patch(`/api/documents/signature-requests/${second.requestId}`, { action: 'send' });
     await deliver(server);
-    const token = signingLinks(inbox.at(-1)!.raw)[0].split('/sign/')[1];
-    inbox = [];
+    const token = signingLinks(inbox().at(-1)!.raw)[0].split('/sign/')[1];
+    clearInbox();
     await server.anon.post(`/api/sign/${token}`, { action: 'decline', reason: 'Not authorised to sign' });
     await deliver(server);
-    expect(inbox.map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([[owner.email, 'Declined: "Services agreement"']]);
-    expect(decodeQp(inbox[0].raw)).toContain('Not authorised to sign');
+    expect(inbox().map((m) => [m.to[0], subjectOf(m.raw)])).toEqual([[owner.email, 'Declined: "Services agreement"']]);
+    expect(decodeQp(inbox()[0].raw)).toContain('Not authorised to sign');
   });
 
   it('retries a failed delivery with backoff instead of dropping it', async () => {
     await draftRequest(owner, { signers: [{ name: 'Gus', email: 'gus@example.com' }] }).then(({ requestId }) => owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' }));
-    rejectNext = 1;
+    smtp.refuse(1);
     await deliver(server);
-    expect(inbox).toHaveLength(0);
+    expect(inbox()).toHaveLength(0);
     const status = await owner.get('/api/mail/status');
     expect(status.body.queued).toBe(1);
     expect(status.body.lastError).toMatch(/Mailbox unavailable/);
@@ -178,7 +151,7 @@ describe('mail without SMTP', () => {
       await deliver(server);
       const status = await owner.get('/api/mail/status');
       expect(status.body).toMatchObject({ configured: false, queued: 1, sent: 0 });
-      expect(inbox).toHaveLength(0);
+      expect(inbox()).toHaveLength(0);
       const body = server.ctx.sqlite.prepare('select body_sealed from mail_outbox limit 1').get() as { body_sealed: string };
       expect(body.body_sealed).not.toMatch(/sign\//);
     } finally {
