@@ -6,6 +6,7 @@ import { invariant } from './assert.js';
 import { entryIdOf, lineIdOf } from './ids.js';
 import { MAX_AMOUNT } from './money.js';
 import { ledgerEntries, ledgerLines } from './tables.js';
+import { ledgerStatements } from './hot-statements.js';
 
 export interface ResolvedLine {
   accountId: string;
@@ -35,24 +36,11 @@ export function writeEntry(
 ): string {
   assertBalanced(e.lines);
   const id = entryIdOf(e.eventId, e.kind);
-  db.insert(ledgerEntries)
-    .values({ id, entityId: e.entityId, eventId: e.eventId, kind: e.kind, reversesEntryId: e.reversesEntryId ?? null, description: e.description, effectiveAt: e.effectiveAt, createdAt: nowIso(ctx) })
-    .run();
-  db.insert(ledgerLines)
-    .values(
-      e.lines.map((l, position) => ({
-        id: lineIdOf(id, position),
-        entityId: e.entityId,
-        entryId: id,
-        position,
-        accountId: l.accountId,
-        currency: l.currency,
-        side: l.side,
-        amount: l.amount.toString(),
-        memo: l.memo ?? null,
-      })),
-    )
-    .run();
+  const st = ledgerStatements(db);
+  st.insertEntry.run({ id, entityId: e.entityId, eventId: e.eventId, kind: e.kind, reversesEntryId: e.reversesEntryId ?? null, description: e.description, effectiveAt: e.effectiveAt, createdAt: nowIso(ctx) });
+  e.lines.forEach((l, position) => {
+    st.insertLine.run({ id: lineIdOf(id, position), entityId: e.entityId, entryId: id, position, accountId: l.accountId, currency: l.currency, side: l.side, amount: l.amount.toString(), memo: l.memo ?? null });
+  });
   return id;
 }
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import stringify from 'safe-stable-stringify';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
@@ -12,7 +11,8 @@ import { findEventType } from './rules/index.js';
 import { postEventInput, type PostEventInput } from './schemas.js';
 import { eventIdOf } from './ids.js';
 import { inLedgerTx, readSettings } from './setup.js';
-import { ledgerEvents, type Actor, type PostingStatus } from './tables.js';
+import { ledgerStatements } from './hot-statements.js';
+import type { Actor, PostingStatus } from './tables.js';
 
 export interface PostEventResult {
   event: LedgerEventJson;
@@ -27,44 +27,67 @@ export interface PostEventResult {
  * `postEvent(ctx, entityId, { type: 'transfer_shielded', payload, idempotencyKey, source: 'privacy' })`;
  * called inside their own `ctx.db.transaction` it joins that transaction (as a savepoint).
  */
-export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, defaults: { source?: string; actor?: Actor } = {}): PostEventResult {
+export function postEvent(ctx: Context, entityId: string, raw: PostEventInput, defaults: PostDefaults = {}): PostEventResult {
+  const prepared = prepareEvent(raw);
+  return inLedgerTx(ctx, entityId, (db) => postPrepared(ctx, db, entityId, prepared, defaults));
+}
+
+export interface PostDefaults {
+  source?: string;
+  actor?: Actor;
+}
+
+/** An event request validated and hashed, ready to be posted in a transaction. */
+export interface PreparedEvent {
+  input: ReturnType<typeof postEventInput.parse>;
+  def: NonNullable<ReturnType<typeof findEventType>>;
+  inputHash: string;
+}
+
+/** Validates the request (zod → 400, unknown type → 400) and hashes it; no database work. */
+export function prepareEvent(raw: PostEventInput): PreparedEvent {
   const input = postEventInput.parse(raw);
   const def = findEventType(input.type);
   if (!def) throw new BadRequestError(`Unknown event type "${input.type}"`, { knownTypes: '/api/ledger/event-types' });
-  const inputHash = hashInput(input);
-  return inLedgerTx(ctx, entityId, (db) => {
-    if (input.idempotencyKey) {
-      const earlier = db.select().from(ledgerEvents).where(and(eq(ledgerEvents.entityId, entityId), eq(ledgerEvents.idempotencyKey, input.idempotencyKey))).get();
-      if (earlier) {
-        if (earlier.inputHash !== inputHash) throw new ConflictError('idempotencyKey was already used with a different request', { eventId: earlier.id });
-        return { event: presentEvent(earlier), replayed: true };
-      }
+  return { input, def, inputHash: hashInput(input) };
+}
+
+/**
+ * Posts a prepared event inside the caller's transaction (the entity's ledger already seeded):
+ * an idempotent replay, a 409 for a reused key with other input, or a new processed event.
+ */
+export function postPrepared(ctx: Context, db: Db, entityId: string, { input, def, inputHash }: PreparedEvent, defaults: PostDefaults): PostEventResult {
+  if (input.idempotencyKey) {
+    const earlier = ledgerStatements(db).eventByKey.get({ entityId, idempotencyKey: input.idempotencyKey });
+    if (earlier) {
+      if (earlier.inputHash !== inputHash) throw new ConflictError('idempotencyKey was already used with a different request', { eventId: earlier.id });
+      return { event: presentEvent(earlier), replayed: true };
     }
-    const now = nowIso(ctx);
-    const row: EventRow = {
-      id: input.idempotencyKey ? eventIdOf(entityId, input.idempotencyKey) : ctx.ids.next(),
-      entityId,
-      type: input.type,
-      timestamp: input.timestamp ? new Date(input.timestamp).toISOString() : now,
-      payload: input.payload,
-      source: input.source ?? defaults.source ?? 'api',
-      correlationId: input.correlationId ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
-      inputHash,
-      schemaVersion: input.schemaVersion ?? def.schemaVersion,
-      metadata: input.metadata ?? {},
-      recordedBy: defaults.actor ?? null,
-      postingStatus: 'unposted',
-      postingError: null,
-      reclassifiedFrom: null,
-      reclassifiedTo: null,
-      decidedBy: null,
-      decidedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    return { event: presentEvent(processNewEvent(ctx, db, row, { skipApproval: false })), replayed: false };
-  });
+  }
+  const now = nowIso(ctx);
+  const row: EventRow = {
+    id: input.idempotencyKey ? eventIdOf(entityId, input.idempotencyKey) : ctx.ids.next(),
+    entityId,
+    type: input.type,
+    timestamp: input.timestamp ? new Date(input.timestamp).toISOString() : now,
+    payload: input.payload,
+    source: input.source ?? defaults.source ?? 'api',
+    correlationId: input.correlationId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    inputHash,
+    schemaVersion: input.schemaVersion ?? def.schemaVersion,
+    metadata: input.metadata ?? {},
+    recordedBy: defaults.actor ?? null,
+    postingStatus: 'unposted',
+    postingError: null,
+    reclassifiedFrom: null,
+    reclassifiedTo: null,
+    decidedBy: null,
+    decidedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { event: presentEvent(processNewEvent(ctx, db, row, { skipApproval: false })), replayed: false };
 }
 
 /**
@@ -85,7 +108,7 @@ export function processNewEvent(ctx: Context, db: Db, row: EventRow, opts: { ski
     status = 'posted';
   }
   row.postingStatus = status;
-  db.insert(ledgerEvents).values(row).run();
+  ledgerStatements(db).insertEvent.run(row);
   let entryId: string | undefined;
   if (status === 'posted' && evaluation.outcome === 'post') {
     entryId = writeEntry(ctx, db, { entityId: row.entityId, eventId: row.id, kind: 'posting', description: evaluation.description, effectiveAt: opts.effectiveAt ?? row.timestamp, lines: evaluation.lines });

@@ -3,7 +3,10 @@ import { route, type RouteDef } from '../http/route.js';
 import { actorOf, type Auth } from '../auth/authenticate.js';
 import { UnauthorizedError } from '../http/errors.js';
 import * as s from './schemas.js';
-import { postEvent } from './post-event.js';
+import { MAX_BATCH_EVENTS } from './schemas.js';
+import { prepareEvent } from './post-event.js';
+import type { PostEventInput } from './schemas.js';
+import { errorResult, MAX_WAITING_EVENTS, postEventGrouped, postGroup, type GroupItem } from './group-commit.js';
 import { countEventsByStatus, listEvents } from './list-events.js';
 import { getEvent } from './get-event.js';
 import { approveEvent, rejectEvent } from './approvals.js';
@@ -24,6 +27,8 @@ const post = { entity: 'QBH', permission: 'LEDGER.POST', scope: 'write:ledger' }
 const approve = { entity: 'QBH', permission: 'LEDGER.APPROVE' } as const;
 /** Chart of accounts and approval policy: LEDGER.APPROVE for sessions, write:ledger for keys. */
 const administer = { entity: 'QBH', permission: 'LEDGER.APPROVE', scope: 'write:ledger' } as const;
+
+const postDefaults = (auth: Auth | null) => ({ source: auth?.kind === 'apiKey' ? 'api' : 'ui', actor: actorOf(auth) });
 
 const userId = (auth: Auth | null) => {
   if (auth?.kind !== 'session') throw new UnauthorizedError('A signed-in session is required');
@@ -55,19 +60,60 @@ export const ledgerRoutes: RouteDef[] = [
       path: '/api/ledger/events',
       summary: 'Record a business event; the posting engine processes it at once',
       description:
-        'Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type\'s schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type` is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409.',
+        'Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type\'s schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type` is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409. Events arriving together are committed together (one durable transaction, each event in its own savepoint); the response is sent once the event is committed.',
       tags,
       access: post,
       body: s.postEventBody,
       response: s.ledgerEventSchema,
       status: 201,
-      errors: { 409: 'idempotencyKey already used with a different request' },
+      errors: { 409: 'idempotencyKey already used with a different request', 503: `More than ${MAX_WAITING_EVENTS} events are waiting to be posted; retry after \`Retry-After\` seconds` },
     },
-    ({ ctx, res, auth, entityId, body }) => {
+    async ({ ctx, res, auth, entityId, body }) => {
       const { entityId: _ignored, ...input } = body;
-      const { event, replayed } = postEvent(ctx, entityId, input, { source: auth?.kind === 'apiKey' ? 'api' : 'ui', actor: actorOf(auth) });
-      if (!replayed) return event;
-      res.status(200).set('Idempotent-Replayed', 'true').json(event);
+      const prepared = prepareEvent(input);
+      const { event, replayed } = await postEventGrouped(ctx, { entityId, prepared, defaults: postDefaults(auth) });
+      // A replay is answered here; runRoute answers 201 with the event otherwise.
+      if (replayed) res.status(200).set('Idempotent-Replayed', 'true').json(event);
+      return event;
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/ledger/events/batch',
+      summary: 'Record up to 1,000 business events in one request, with a result per event',
+      description: `Each event is handled as by POST /api/ledger/events, with the same statuses, and gets its own result in \`results\`, in order: \`{ status: 201, event }\` when recorded (its \`postingStatus\` says whether it posted), \`{ status: 200, event }\` for an idempotent replay (the same \`idempotencyKey\` and input as an earlier event, also earlier in the same batch), or \`{ status, error, details? }\` when refused (400 invalid or unknown type, 409 \`idempotencyKey\` used with a different request). One event's refusal does not affect the others. All events are committed together in one durable transaction (each in its own savepoint) before the response is sent. More than ${MAX_BATCH_EVENTS} events → 400; a body over the server's JSON limit → 413.`,
+      tags,
+      access: post,
+      body: s.postEventsBatchBody,
+      response: s.postEventsBatchResponse,
+      errors: { 413: 'Request body too large' },
+    },
+    ({ ctx, auth, entityId, body }) => {
+      const defaults = postDefaults(auth);
+      const results: z.input<typeof s.batchEventResultSchema>[] = new Array(body.events.length);
+      const items: GroupItem[] = [];
+      const positions: number[] = [];
+      body.events.forEach((raw, i) => {
+        try {
+          items.push({ entityId, prepared: prepareEvent(raw as PostEventInput), defaults });
+          positions.push(i);
+        } catch (error) {
+          const { status, body: err } = errorResult(ctx, error);
+          results[i] = { status, ...err };
+        }
+      });
+      if (items.length > 0) {
+        postGroup(ctx, items).forEach((o, k) => {
+          if (o.ok) {
+            results[positions[k]] = { status: o.result.replayed ? 200 : 201, event: o.result.event };
+          } else {
+            const { status, body: err } = errorResult(ctx, o.error);
+            results[positions[k]] = { status, ...err };
+          }
+        });
+      }
+      return { results };
     },
   ),
   route(

@@ -60,6 +60,23 @@ export type PostEventInput = z.input<typeof postEventInput>;
 
 export const postEventBody = postEventInput.extend({ entityId: z.uuid().optional() });
 
+/** Events per `POST /api/ledger/events/batch`. */
+export const MAX_BATCH_EVENTS = 1000;
+
+export const postEventsBatchBody = z.object({
+  entityId: z.uuid().optional(),
+  events: z
+    .array(
+      z.record(z.string(), z.unknown()).meta({
+        description:
+          'One event, as the body of POST /api/ledger/events: `type`, `payload`, and optionally `timestamp`, `source`, `correlationId`, `idempotencyKey`, `schemaVersion`, `metadata`. Validated per event: an invalid one gets its own 400 result and does not affect the others.',
+      }),
+    )
+    .min(1, 'events must hold at least one event')
+    .max(MAX_BATCH_EVENTS, `At most ${MAX_BATCH_EVENTS} events per batch: split larger batches`),
+});
+
+
 export const ledgerEventSchema = z
   .object({
     id: z.uuid(),
@@ -86,6 +103,19 @@ export const ledgerEventSchema = z
     updatedAt: z.string(),
   })
   .meta({ id: 'LedgerEvent' });
+
+export const batchEventResultSchema = z
+  .object({
+    status: z.number().int().meta({ description: '201 recorded (see `event.postingStatus`), 200 idempotent replay of an earlier event, 400 invalid request or unknown type, 409 idempotencyKey used with a different request' }),
+    event: ledgerEventSchema.optional().meta({ description: 'The event (status 200 or 201)' }),
+    error: z.string().optional().meta({ description: 'Why the event was refused (status 4xx/5xx)' }),
+    details: z.unknown().optional(),
+  })
+  .meta({ id: 'LedgerBatchEventResult' });
+
+export const postEventsBatchResponse = z.object({
+  results: z.array(batchEventResultSchema).meta({ description: 'A result per event, in the order of `events`' }),
+});
 
 export const journalLineSchema = z
   .object({

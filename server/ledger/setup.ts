@@ -1,17 +1,17 @@
-import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { ACC, DEFAULT_CHART } from './chart.js';
 import { accountIdOf } from './ids.js';
 import { ledgerAccounts, ledgerSettings } from './tables.js';
+import { ledgerStatements } from './hot-statements.js';
 
 /** Accounts the built-in rules post to: they can be renamed but not archived or deleted. */
 const RULE_ACCOUNTS = new Set<string>(Object.values(ACC));
 
 /** Seeds the entity's ledger (settings and the default chart) the first time it is used. */
 export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
-  const seeded = db.select({ entityId: ledgerSettings.entityId }).from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get();
+  const seeded = ledgerStatements(db).settings.get({ entityId });
   if (seeded) return;
   const now = nowIso(ctx);
   db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, requireSeparateApprover: false, createdAt: now, updatedAt: now }).run();
@@ -36,7 +36,8 @@ export function inLedgerTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T)
   );
 }
 
-function durably<T>(ctx: Context, fn: () => T): T {
+/** Runs `fn` (which opens the outermost transaction) with `synchronous=FULL`: its commit is fsynced. */
+export function durably<T>(ctx: Context, fn: () => T): T {
   if (ctx.sqlite.inTransaction) return fn(); // SQLite refuses to change it inside a transaction
   const previous = ctx.sqlite.pragma('synchronous', { simple: true }) as number;
   ctx.sqlite.pragma('synchronous = FULL');
@@ -48,6 +49,6 @@ function durably<T>(ctx: Context, fn: () => T): T {
 }
 
 export function readSettings(db: Db, entityId: string): { approvalThresholds: Record<string, string>; requireSeparateApprover: boolean } {
-  const row = db.select().from(ledgerSettings).where(eq(ledgerSettings.entityId, entityId)).get();
+  const row = ledgerStatements(db).settings.get({ entityId });
   return { approvalThresholds: row?.approvalThresholds ?? {}, requireSeparateApprover: row?.requireSeparateApprover ?? false };
 }

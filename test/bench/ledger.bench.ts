@@ -2,13 +2,95 @@
 // account resolution, invariants, journal, outbox) and compares with plain SQLite inserts of
 // the same rows in the same run, on the same database. Prints figures and ratios only.
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { startTestServer } from '../helpers/server.js';
 import { createEntity } from '../../server/auth/entities.js';
 import { postEvent } from '../../server/ledger/post-event.js';
 import { getTrialBalance } from '../../server/ledger/trial-balance.js';
 import type { Context } from '../../server/context.js';
+import { groupCommitStats } from '../../server/ledger/group-commit.js';
 
 const N = Number(process.env.LEDGER_BENCH_N ?? 2000);
+/** Events posted over HTTP by the single-event and the batch runs. */
+const HTTP_N = Number(process.env.LEDGER_BENCH_HTTP_N ?? 4000);
+const CLIENTS = 32;
+const BATCH = 1000;
+
+/**
+ * The HTTP load generator, in a worker thread (the other core) so that the client's work does
+ * not run on the server's event loop: keep-alive connections, `concurrency` clients, each
+ * sending its next request when its previous one was answered.
+ */
+const CLIENT_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { url, key, entityId, mode, total, concurrency, batchSize, prefix } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const target = new URL(url);
+function post(path, body) {
+  return new Promise((resolve, reject) => {
+    const data = Buffer.from(JSON.stringify(body));
+    const req = http.request({ host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: 'Bearer ' + key } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+const ev = (i) => ({ type: 'invoice_created', payload: { invoiceNumber: prefix + i, currency: 'USD', netAmount: (100 + (i % 900)) + '.00', taxAmount: ((i % 50) + 1) + '.25' }, idempotencyKey: prefix + i });
+let next = 0;
+let failures = 0;
+async function single() {
+  for (;;) {
+    const i = next++;
+    if (i >= total) return;
+    const r = await post('/api/ledger/events', { entityId, ...ev(i) });
+    if (r.status !== 201) failures++;
+  }
+}
+async function batch() {
+  for (;;) {
+    const start = next;
+    next += batchSize;
+    if (start >= total) return;
+    const events = [];
+    for (let i = start; i < Math.min(total, start + batchSize); i++) events.push(ev(i));
+    const r = await post('/api/ledger/events/batch', { entityId, events });
+    if (r.status !== 200) failures += events.length;
+    else for (const x of JSON.parse(r.body).results) if (x.status !== 201) failures++;
+  }
+}
+(async () => {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, mode === 'single' ? single : batch));
+  parentPort.postMessage({ ms: performance.now() - t0, failures });
+  agent.destroy();
+})();
+`;
+
+interface HttpRun {
+  url: string;
+  key: string;
+  entityId: string;
+  mode: 'single' | 'batch';
+  total: number;
+  concurrency: number;
+  batchSize: number;
+  prefix: string;
+}
+
+function httpLoad(run: HttpRun): Promise<{ ms: number; failures: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(CLIENT_CODE, { eval: true, workerData: run });
+    worker.once('message', (m: { ms: number; failures: number }) => {
+      resolve(m);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
 
 function eventInput(i: number) {
   return { type: 'invoice_created', payload: { invoiceNumber: `INV-${i}`, currency: 'USD', netAmount: `${100 + (i % 900)}.00`, taxAmount: `${(i % 50) + 1}.25` }, idempotencyKey: `bench-${i}` };
@@ -78,6 +160,23 @@ export default async function ledgerBench() {
     for (let i = 0; i < N; i++) postEvent(ctx, replayEntity, eventInput(i));
     const replayMs = performance.now() - replayStart;
 
+    // Over HTTP, through the group commit, with an API key (as integrations post).
+    const httpEntity = user.entityId;
+    const key = await server.apiKeyClient(user, ['read:ledger', 'write:ledger']);
+    const load = (mode: 'single' | 'batch', total: number, concurrency: number, prefix: string) => httpLoad({ url: server.url, key: key.key, entityId: httpEntity, mode, total, concurrency, batchSize: BATCH, prefix });
+    await load('single', 500, CLIENTS, 'warm-single-'); // warm-up, not measured
+    await load('batch', 2000, 1, 'warm-batch-');
+    const stats0 = groupCommitStats(ctx);
+    const single = await load('single', HTTP_N, CLIENTS, 'single-');
+    const stats1 = groupCommitStats(ctx);
+    const batched = await load('batch', HTTP_N, 1, 'batch-');
+    const httpTb = getTrialBalance(ctx, httpEntity);
+    const balanced = httpTb.totals.every((t) => t.debit === t.credit);
+    const plainFullRate = (N / plainFullMs) * 1000;
+    const httpRate = (n: number, ms: number) => (n / ms) * 1000;
+    const singleRate = httpRate(HTTP_N, single.ms);
+    const batchRate = httpRate(HTTP_N, batched.ms);
+
     const tbStart = performance.now();
     const tb = getTrialBalance(ctx, replayEntity);
     const tbMs = performance.now() - tbStart;
@@ -87,6 +186,10 @@ export default async function ledgerBench() {
     console.log(`plain inserts, synchronous=FULL      ${plainFullMs.toFixed(0).padStart(6)} ms  ${rate(plainFullMs)}  FULL/NORMAL ${(plainFullMs / plainMs).toFixed(2)}×`);
     console.log(`posting engine (FULL, as shipped)    ${engineMs.toFixed(0).padStart(6)} ms  ${rate(engineMs)}  ratio to plain FULL ${(engineMs / plainFullMs).toFixed(2)}×, to plain NORMAL ${(engineMs / plainMs).toFixed(2)}×`);
     console.log(`idempotent replays (same key+input)  ${replayMs.toFixed(0).padStart(6)} ms  ${rate(replayMs)}  ratio to posting ${(replayMs / engineMs).toFixed(2)}×`);
+    const groups = stats1.transactions - stats0.transactions;
+    console.log(`HTTP, ${CLIENTS} clients, single POSTs    ${single.ms.toFixed(0).padStart(6)} ms  ${Math.round(singleRate).toLocaleString('en')} events/s  = ${(singleRate / plainFullRate).toFixed(2)}× the plain FULL rate  (${HTTP_N} events in ${groups} commits, ${(HTTP_N / groups).toFixed(1)} per commit; ${single.failures} not 201; goal ≥ 1,500/s)`);
+    console.log(`HTTP, batches of ${BATCH}              ${batched.ms.toFixed(0).padStart(6)} ms  ${Math.round(batchRate).toLocaleString('en')} events/s  = ${(batchRate / plainFullRate).toFixed(2)}× the plain FULL rate  (${batched.failures} not 201; goal ≥ 5,000/s)`);
+    console.log(`HTTP runs' journal balanced: ${balanced} (${httpTb.totals.map((t) => `${t.currency} ${t.debit}/${t.credit}`).join(', ')})`);
     console.log(`trial balance over ${N * 3} lines       ${tbMs.toFixed(1).padStart(6)} ms  (totals ${tb.totals.map((t) => `${t.currency} ${t.debit}/${t.credit}`).join(', ')})`);
   } finally {
     await server.close();
