@@ -24,7 +24,8 @@ const coreRoutes: RouteDef[] = [
  */
 function requestLog(ctx: Context): RequestHandler {
   return (req, res, next) => {
-    if (!req.path.startsWith('/api/')) return next();
+    // The line is at debug level: when that is off (the default), no timing, no listener.
+    if (!ctx.log.isLevelEnabled('debug') || !req.path.startsWith('/api/')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -52,8 +53,9 @@ export function createApp(ctx: Context): Express {
   app.use('/api', authenticate(ctx));
 
   const routes = allRoutes();
-  const openapi = buildOpenApi(routes, VERSION);
-  app.get('/api/openapi.json', (_req, res) => void res.json(openapi));
+  // Built on first request, not at start: it is about 300 ms of zod work nobody needs to start.
+  let openapi: ReturnType<typeof buildOpenApi> | null = null;
+  app.get('/api/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApi(routes, VERSION))));
   // Literal segments win over parameters (`/api/documents/folders` before `/api/documents/{id}`),
   // whatever order the modules are listed in.
   const specificity = (p: string) => p.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
-import { and, eq, gt } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
-import { apiKeys, sessions, users } from './tables.js';
 import { sha256Hex } from './passwords.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 
@@ -48,27 +47,52 @@ export function authenticate(ctx: Context): RequestHandler {
   };
 }
 
+type ApiKeyRow = { id: string; entityId: string; name: string; prefix: string; scopes: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };
+type SessionRow = { id: string; userId: string; email: string; name: string };
+interface AuthStatements {
+  keyByHash: Statement<[string], ApiKeyRow>;
+  touchKey: Statement<[string, string]>;
+  session: Statement<[string, string], SessionRow>;
+}
+const prepared = new WeakMap<Context['sqlite'], AuthStatements>();
+
+/** The credential checks run on every request, as statements prepared once per database. */
+function statementsOf(ctx: Context): AuthStatements {
+  let st = prepared.get(ctx.sqlite);
+  if (!st) {
+    const db = ctx.sqlite;
+    st = {
+      keyByHash: db.prepare<[string], ApiKeyRow>(
+        'select id, entity_id as entityId, name, prefix, scopes, last_used_at as lastUsedAt, expires_at as expiresAt, revoked_at as revokedAt from api_keys where key_hash = ?',
+      ),
+      touchKey: db.prepare<[string, string]>('update api_keys set last_used_at = ? where id = ?'),
+      session: db.prepare<[string, string], SessionRow>(
+        'select s.id as id, s.user_id as userId, u.email as email, u.name as name from sessions s join users u on u.id = s.user_id where s.token_hash = ? and s.expires_at > ?',
+      ),
+    };
+    prepared.set(ctx.sqlite, st);
+  }
+  return st;
+}
+
+/**
+ * Looks the key up by its hash on every request (no cache: a revoked, expired or deleted key
+ * fails on the very next request, whichever connection or process changed it).
+ */
 function authenticateApiKey(ctx: Context, key: string): Auth {
   const now = ctx.clock.now().toISOString();
-  const row = ctx.db.select().from(apiKeys).where(eq(apiKeys.keyHash, sha256Hex(key))).get();
+  const st = statementsOf(ctx);
+  const row = st.keyByHash.get(sha256Hex(key));
   if (!row) throw new UnauthorizedError('Invalid API key');
   if (row.revokedAt) throw new UnauthorizedError('API key has been revoked');
   if (row.expiresAt && row.expiresAt <= now) throw new UnauthorizedError('API key has expired');
   // lastUsedAt at minute resolution: avoids a write on every request of a busy integration.
-  if (!row.lastUsedAt || row.lastUsedAt.slice(0, 16) !== now.slice(0, 16)) {
-    ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.id)).run();
-  }
-  return { kind: 'apiKey', keyId: row.id, entityId: row.entityId, scopes: row.scopes, name: row.name, prefix: row.prefix };
+  if (!row.lastUsedAt || row.lastUsedAt.slice(0, 16) !== now.slice(0, 16)) st.touchKey.run(now, row.id);
+  return { kind: 'apiKey', keyId: row.id, entityId: row.entityId, scopes: JSON.parse(row.scopes) as string[], name: row.name, prefix: row.prefix };
 }
 
 function findSession(ctx: Context, token: string): Auth | null {
-  const now = ctx.clock.now().toISOString();
-  const row = ctx.db
-    .select({ id: sessions.id, userId: sessions.userId, email: users.email, name: users.name })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, now)))
-    .get();
+  const row = statementsOf(ctx).session.get(sha256Hex(token), ctx.clock.now().toISOString());
   return row ? { kind: 'session', userId: row.userId, sessionId: row.id, email: row.email, name: row.name } : null;
 }
 

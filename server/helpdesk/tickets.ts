@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
@@ -8,7 +9,7 @@ import { nextTicketNumber } from './numbering.js';
 import { moveTicketStatus } from './status.js';
 import { assertAssignable, memberName } from './members.js';
 import { writeSystemMessage } from './timeline.js';
-import { presentMessage, presentTicket, type Actor, type TicketRow } from './present.js';
+import { presentMessage, presentTicket, type Actor, type Ticket, type TicketRow } from './present.js';
 import { withMailDetails } from './message-mail.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
 
@@ -76,7 +77,7 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
   return { ...presentTicket(row), messages: withMailDetails(ctx, entityId, ticketId, messages.map(presentMessage)) };
 }
 
-function encodeCursor(t: TicketRow): string {
+function encodeCursor(t: Pick<TicketRow, 'createdAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([t.createdAt, t.id])).toString('base64url');
 }
 function decodeCursor(cursor: string): [string, string] {
@@ -92,36 +93,79 @@ function decodeCursor(cursor: string): [string, string] {
 /** Default page size when a client pages with `cursor` but gives no `limit`. */
 const DEFAULT_PAGE = 50;
 
+/** The API's ticket columns (all but search_text), aliased to the API's field names. */
+const TICKET_COLUMNS = [
+  'id',
+  'entity_id as entityId',
+  'ticket_number as ticketNumber',
+  'subject',
+  'description',
+  'status',
+  'priority',
+  'channel',
+  'contact_email as contactEmail',
+  'contact_name as contactName',
+  'category_id as categoryId',
+  'created_by as createdBy',
+  'assigned_to as assignedTo',
+  'created_at as createdAt',
+  'updated_at as updatedAt',
+  'first_response_at as firstResponseAt',
+  'resolved_at as resolvedAt',
+  'closed_at as closedAt',
+].join(', ');
+
+/** The list's statements, prepared once per database and filter shape (the list is a hot path). */
+const listStatements = new WeakMap<Context['sqlite'], Map<string, Statement>>();
+
+function listStatement(ctx: Context, shape: string, build: () => string): Statement {
+  let byShape = listStatements.get(ctx.sqlite);
+  if (!byShape) listStatements.set(ctx.sqlite, (byShape = new Map()));
+  let stmt = byShape.get(shape);
+  if (!stmt) byShape.set(shape, (stmt = ctx.sqlite.prepare(build())));
+  return stmt;
+}
+
 /**
  * Every matching ticket, newest first — or, when the client asks for paging (`limit` or
  * `cursor`), one page of them and the cursor of the next.
  */
 export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
-  const filters: (SQL | undefined)[] = [eq(helpdeskTickets.entityId, entityId)];
-  if (q.status) filters.push(eq(helpdeskTickets.status, q.status));
-  if (q.priority) filters.push(eq(helpdeskTickets.priority, q.priority));
-  if (q.assignedTo) filters.push(eq(helpdeskTickets.assignedTo, q.assignedTo));
-  if (q.categoryId) filters.push(eq(helpdeskTickets.categoryId, q.categoryId));
-  if (q.search) filters.push(sql`instr(${helpdeskTickets.searchText}, ${q.search.toLowerCase()}) > 0`);
-  if (q.ticketNumber) filters.push(sql`instr(unicode_lower(${helpdeskTickets.ticketNumber}), ${q.ticketNumber.toLowerCase()}) > 0`);
-  if (q.contact) {
-    const contact = sql`unicode_lower(coalesce(${helpdeskTickets.contactName}, '') || char(10) || coalesce(${helpdeskTickets.contactEmail}, ''))`;
-    filters.push(sql`instr(${contact}, ${q.contact.toLowerCase()}) > 0`);
-  }
-  const where = and(...filters);
-  const total = ctx.db.select({ n: count() }).from(helpdeskTickets).where(where).get()!.n;
+  const where = ['entity_id = ?'];
+  const args: unknown[] = [entityId];
+  let shape = '';
+  const filter = (flag: string, clause: string, value: unknown) => {
+    shape += flag;
+    where.push(clause);
+    args.push(value);
+  };
+  if (q.status) filter('s', 'status = ?', q.status);
+  if (q.priority) filter('p', 'priority = ?', q.priority);
+  if (q.assignedTo) filter('a', 'assigned_to = ?', q.assignedTo);
+  if (q.categoryId) filter('c', 'category_id = ?', q.categoryId);
+  if (q.search) filter('q', 'instr(search_text, ?) > 0', q.search.toLowerCase());
+  if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
+  if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());
   const paged = q.limit !== undefined || q.cursor !== undefined;
+  const order = 'order by created_at desc, id desc';
+  if (!paged) {
+    const rows = listStatement(ctx, `all:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')} ${order}`).all(...args) as Ticket[];
+    // Unpaged, the body is every matching ticket: the count is the body's length.
+    return { items: rows, total: rows.length, nextCursor: null };
+  }
+  const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const limit = q.limit ?? DEFAULT_PAGE;
-  let pageWhere = where;
+  const pageArgs = [...args];
+  let pageWhere = where.join(' and ');
   if (q.cursor) {
     const [createdAt, id] = decodeCursor(q.cursor);
-    pageWhere = and(where, or(lt(helpdeskTickets.createdAt, createdAt), and(eq(helpdeskTickets.createdAt, createdAt), lt(helpdeskTickets.id, id))));
+    pageWhere += ' and (created_at < ? or (created_at = ? and id < ?))';
+    pageArgs.push(createdAt, createdAt, id);
   }
-  const query = ctx.db.select().from(helpdeskTickets).where(pageWhere).orderBy(desc(helpdeskTickets.createdAt), desc(helpdeskTickets.id));
-  const rows = paged ? query.limit(limit + 1).all() : query.all();
-  const page = paged ? rows.slice(0, limit) : rows;
-  const nextCursor = paged && rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
-  return { items: page.map(presentTicket), total, nextCursor };
+  const rows = listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1) as Ticket[];
+  const page = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
+  return { items: page, total, nextCursor };
 }
 
 const PRIORITY_NAMES = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' } as const;

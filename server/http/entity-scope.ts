@@ -1,10 +1,9 @@
 import type { Request } from 'express';
-import { and, eq } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Auth } from '../auth/authenticate.js';
-import { memberships } from '../auth/tables.js';
-import { roleAllows } from '../auth/permissions.js';
+import { roleAllows, type Role } from '../auth/permissions.js';
 import type { EntityAccess } from './route.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.js';
 
@@ -44,14 +43,19 @@ export function resolveEntityAccess(ctx: Context, req: Request, auth: Auth | nul
     if (!auth.scopes.includes(access.scope)) throw new ForbiddenError(`API key lacks the ${access.scope} scope`);
     return entityId;
   }
-  const member = ctx.db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.entityId, entityId), eq(memberships.userId, auth.userId)))
-    .get();
+  const member = memberRoleStatement(ctx).get(entityId, auth.userId);
   if (!member) throw new ForbiddenError('Not a member of this entity');
   if (!roleAllows(member.role, access.permission)) throw new ForbiddenError(`Your role lacks the ${access.permission} permission`);
   return entityId;
+}
+
+const memberRole = new WeakMap<Context['sqlite'], Statement<[string, string], { role: Role }>>();
+
+/** The member's role lookup, prepared once per database (it runs on every session request). */
+function memberRoleStatement(ctx: Context) {
+  let st = memberRole.get(ctx.sqlite);
+  if (!st) memberRole.set(ctx.sqlite, (st = ctx.sqlite.prepare<[string, string], { role: Role }>('select role from memberships where entity_id = ? and user_id = ?')));
+  return st;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -77,6 +77,8 @@ export function route<
 /** Runs a route: authenticate per access, validate input, call the handler, send JSON. */
 export async function runRoute(def: RouteDef, ctx: Context, req: Request, res: Response): Promise<void> {
   const { spec } = def;
+  // Express 5 parses the query string again on every read of req.query: parse it once here.
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
   const auth = (req as Request & { auth?: Auth | null }).auth ?? null;
   let entityId = '';
   if (spec.access === 'user') {
@@ -98,15 +100,52 @@ export async function runRoute(def: RouteDef, ctx: Context, req: Request, res: R
     body,
     auth,
     entityId,
-    ip: req.ip ?? req.socket.remoteAddress ?? '',
-    userAgent: req.get('user-agent') ?? null,
+    // Read on use: resolving the client address (trust proxy) is work most handlers never need.
+    get ip() {
+      return req.ip ?? req.socket.remoteAddress ?? '';
+    },
+    get userAgent() {
+      return req.get('user-agent') ?? null;
+    },
   });
   if (res.headersSent || res.writableEnded) return;
   if (result === undefined) {
     res.status(spec.status ?? 204).end();
     return;
   }
-  res.status(spec.status ?? 200).json(result);
+  sendJson(req, res, spec.status ?? 200, result);
+}
+
+/**
+ * `res.status(status).json(result)` as Express answers it (the app sets no JSON replacer, spaces
+ * or escaping): `application/json; charset=utf-8`, Content-Length, the app's ETag, 304 when the
+ * request is fresh, no body for HEAD; without Express's per-response settings lookups and
+ * Content-Type parsing, and the body stays one string (Node sends it with the headers).
+ * Anything unusual (a handler's own Content-Type or Transfer-Encoding, 204/205) goes to Express.
+ */
+function sendJson(req: Request, res: Response, status: number, result: unknown): void {
+  if (status === 204 || status === 205 || res.getHeader('content-type') !== undefined || res.getHeader('transfer-encoding') !== undefined) {
+    res.status(status).json(result);
+    return;
+  }
+  const json = JSON.stringify(result);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  const etagFn = req.app.get('etag fn') as ((body: string, encoding: BufferEncoding) => string | undefined) | undefined;
+  if (typeof etagFn === 'function' && res.getHeader('etag') === undefined) {
+    const tag = etagFn(json, 'utf8');
+    if (tag) res.setHeader('ETag', tag);
+  }
+  if (req.fresh) {
+    res.statusCode = 304;
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+    return;
+  }
+  if (req.method === 'HEAD') res.end();
+  else res.end(json, 'utf8');
 }
 
 /** `/a/{id}` → `/a/:id` for Express. */
