@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import forge from 'node-forge';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { getEntity } from '../auth/entities.js';
@@ -11,17 +10,19 @@ const VALID_YEARS = 10;
  * The entity's self-signed document-sealing certificate, created on first use. The private key
  * is sealed with ctx.secrets (the OS keychain on the desktop) and opened only to sign.
  */
-export function getSigningCertificate(ctx: Context, entityId: string): { certPem: string; keyPem: string; fingerprint: string } {
+export async function getSigningCertificate(ctx: Context, entityId: string): Promise<{ certPem: string; keyPem: string; fingerprint: string }> {
   let row = ctx.db.select().from(signingCertificates).where(eq(signingCertificates.entityId, entityId)).get();
   if (!row) {
-    const created = createCertificate(ctx, entityId);
+    // node-forge loads with the first certificate, not at start.
+    const { default: forgeLib } = await import('node-forge');
+    const created = createCertificate(ctx, entityId, forgeLib);
     ctx.db.insert(signingCertificates).values(created).onConflictDoNothing().run();
     row = ctx.db.select().from(signingCertificates).where(eq(signingCertificates.entityId, entityId)).get()!;
   }
   return { certPem: row.certPem, keyPem: ctx.secrets.open(row.keySealed).toString('utf8'), fingerprint: row.fingerprint };
 }
 
-function createCertificate(ctx: Context, entityId: string) {
+function createCertificate(ctx: Context, entityId: string, forge: typeof import('node-forge')) {
   const entityName = getEntity(ctx, entityId).name;
   // node-forge uses Node's native RSA key generation when available.
   const keys = forge.pki.rsa.generateKeyPair({ bits: 2048, e: 0x10001 });

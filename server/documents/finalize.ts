@@ -31,7 +31,7 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
     signers: all.map((s) => ({ name: s.name, email: s.email, role: s.role, status: s.status, viewedAt: s.viewedAt, signedAt: s.signedAt, signedIp: s.signedIp, signedUserAgent: s.signedUserAgent })),
     fields: fieldsOf(ctx.db, entityId, requestId).map((f) => ({ type: f.type, page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, value: f.value })),
     auditHeadHash: verifyAuditChain(ctx.db, entityId, requestId).headHash,
-    certificate: getSigningCertificate(ctx, entityId),
+    certificate: await getSigningCertificate(ctx, entityId),
     completedAt,
   });
   const blob = ctx.blobs.put(sealed);

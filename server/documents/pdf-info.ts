@@ -1,4 +1,4 @@
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
+import type { PDFDocument } from 'pdf-lib';
 import { BadRequestError } from '../http/errors.js';
 import type { PageSize } from './tables.js';
 
@@ -6,6 +6,8 @@ import type { PageSize } from './tables.js';
 export async function inspectPdf(data: Buffer): Promise<{ pageCount: number; pages: PageSize[] }> {
   const head = data.subarray(0, 1024).toString('latin1');
   if (!head.includes('%PDF-')) throw new BadRequestError('The file is not a PDF');
+  // pdf-lib loads with the first PDF, not at start.
+  const { EncryptedPDFError, PDFDocument } = await import('pdf-lib');
   let pdf: PDFDocument;
   try {
     pdf = await PDFDocument.load(data, { updateMetadata: false });

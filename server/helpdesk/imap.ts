@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { HttpError } from '../http/errors.js';
 import type { TestFailure } from './mailbox-schemas.js';
 
@@ -14,7 +14,9 @@ export interface ImapSettings {
 export const IMAP_STEP_TIMEOUT_MS = 10_000;
 
 /** An imapflow client with bounded timeouts and no logging (its debug log would carry the password). */
-export function imapClient(s: ImapSettings, opts: { keepIdle?: boolean } = {}): ImapFlow {
+export async function imapClient(s: ImapSettings, opts: { keepIdle?: boolean } = {}): Promise<ImapFlow> {
+  // imapflow loads with the first mailbox connection, not at start.
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: s.host,
     port: s.port,
@@ -93,7 +95,7 @@ export class MailboxTestError extends HttpError {
 
 /** Connects, signs in and opens INBOX; resolves with how many messages it holds. */
 export async function checkImap(s: ImapSettings): Promise<number> {
-  const client = imapClient(s);
+  const client = await imapClient(s);
   // The steps have their own timeouts; this bounds the whole check too.
   let timedOut = false;
   const deadline = setTimeout(() => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
@@ -121,6 +121,8 @@ export async function ingestEmail(ctx: Context, entityId: string, raw: Buffer, w
     return result;
   };
   if (raw.length > MAX_RAW_BYTES) return done({ outcome: 'too_large' });
+  // mailparser loads with the first incoming mail, not at start.
+  const { simpleParser } = await import('mailparser');
   let mail: ParsedMail;
   try {
     mail = await simpleParser(raw, { keepCidLinks: true, skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepDeliveryStatus: true, checksumAlgo: false, maxHtmlLengthToParse: 2_000_000 });

@@ -156,7 +156,7 @@ async function pollOnce(ctx: Context, entityId: string): Promise<PollResult | nu
         kept.close();
       }
       setImap(ctx, entityId, { state: 'connecting', updatedAt: nowIso(ctx) });
-      client = imapClient(imapSettingsOf(ctx, row), { keepIdle: keep });
+      client = await imapClient(imapSettingsOf(ctx, row), { keepIdle: keep });
       await client.connect();
       // Listening before the first fetch: mail arriving meanwhile triggers the next poll.
       if (keep) watch(ctx, entityId, client);

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lte } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
@@ -44,11 +44,13 @@ export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
 
 const transports = new WeakMap<Context, Transporter>();
 
-function transportOf(ctx: Context): Transporter | null {
+async function transportOf(ctx: Context): Promise<Transporter | null> {
   if (!ctx.config.smtpUrl) return null;
   let t = transports.get(ctx);
   if (!t) {
-    t = nodemailer.createTransport(ctx.config.smtpUrl);
+    // nodemailer loads with the first mail sent, not at start.
+    const { default: nodemailer } = await import('nodemailer');
+    t = transports.get(ctx) ?? nodemailer.createTransport(ctx.config.smtpUrl);
     transports.set(ctx, t);
   }
   return t;
@@ -96,7 +98,7 @@ function backoffMs(attempts: number): number {
 
 /** Sends what is due. Without SMTP configured nothing is attempted: mail stays queued. */
 export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed: number }> {
-  const transport = transportOf(ctx);
+  const transport = await transportOf(ctx);
   if (!transport) return { sent: 0, failed: 0 };
   const due = ctx.db
     .select()

@@ -3,18 +3,19 @@
 // it, the JSON file named by `config.chainsFile`. Each entry is validated on its own: a broken
 // entry makes that chain "not configured" (503) instead of stopping the server.
 import fs from 'node:fs';
-import { getAddress, isAddress, type Address } from 'viem';
+import type { Address } from 'viem';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { ServiceUnavailableError } from '../http/errors.js';
+import { checksumAddress, isHexAddress } from './address.js';
 
 export const DEFAULT_CHAIN = 'base-sepolia';
 export const NOT_CONFIGURED = 'Wallet infrastructure not configured';
 
 const address = z
   .string()
-  .refine((v) => isAddress(v, { strict: false }), 'must be a 0x-prefixed 20-byte address')
-  .transform((v) => getAddress(v));
+  .refine((v) => isHexAddress(v), 'must be a 0x-prefixed 20-byte address')
+  .transform((v) => checksumAddress(v));
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 

@@ -3,7 +3,6 @@ import type { Module } from '../modules.js';
 import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
-import { syncChain } from './chain-sync.js';
 import { closeProver } from './prover.js';
 
 const INDEX_INTERVAL_MS = 4000;
@@ -17,6 +16,8 @@ function indexerTick(ctx: Context, chain: ChainConfig): () => Promise<void> {
     const now = ctx.clock.now().getTime();
     if (now < retryAt) return;
     try {
+      // The indexer (viem, the privacy library) loads with the first tick, not at start.
+      const { syncChain } = await import('./chain-sync.js');
       await syncChain(ctx, chain);
       if (failures > 0) ctx.log.info({ chain: chain.name }, 'wallet indexer recovered');
       failures = 0;

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { defaultCircuitArtifacts } from '../privacy/artifacts.js';
 import { JoinSplitProver, ProverTimeoutError as LibProverTimeout } from '../privacy/prover.js';
-import { toSolidityProof, encodeProof, type SolidityProof } from '../privacy/proof.js';
+import type { SolidityProof } from '../privacy/proof.js';
 import type { CircuitInput } from '../privacy/circuit-inputs.js';
 import type { Hex } from 'viem';
 import { ProverTimeoutError } from './errors.js';
@@ -47,6 +47,8 @@ export async function proveJoinSplit(ctx: Context, input: CircuitInput): Promise
   const started = performance.now();
   try {
     const result = await slot.prover.prove(input);
+    // ABI encoding (viem) loads with the first proof, not at start.
+    const { toSolidityProof, encodeProof } = await import('../privacy/proof.js');
     const proof = toSolidityProof(result.proof);
     return { proof, proofHex: encodeProof(proof), ms: Math.round(performance.now() - started) };
   } catch (err) {

@@ -1,15 +1,15 @@
-import { fundFromDevnet, getPublicAccounts } from './public-accounts.js';
 import type { RouteDef } from '../http/route.js';
 import { route } from '../http/route.js';
 import { WALLET_ERROR_DOCS as E } from './errors.js';
 import * as s from './schemas.js';
-import { getPrivacyStatus, initializePrivacy } from './initialize.js';
-import { shieldFunds } from './shield.js';
-import { proveTransfer } from './prove-transfer.js';
-import { unshieldFunds } from './unshield.js';
-import { relayTransfer } from './relay.js';
 import { relayLimiter } from './rate-limit.js';
-import { getShieldedBalance, listShieldedHistory, listShieldedNotes } from './balances.js';
+
+// The handlers' modules bring viem, permissionless, the prover and the privacy library (hundreds
+// of modules, most of the server's start time and idle memory): they load on the first request
+// that needs them, not at start.
+const publicAccounts = () => import('./public-accounts.js');
+const initialize = () => import('./initialize.js');
+const balances = () => import('./balances.js');
 
 const tags = ['Shielded transfers'];
 /** Session only: keys and proving stay with a signed-in member on this device; API keys get 403. */
@@ -20,19 +20,19 @@ const NOT_INITIALIZED = 'Privacy not initialized';
 export const walletRoutes: RouteDef[] = [
   route(
     { method: 'post', path: '/api/privacy/initialize', summary: "Create the entity's shielded keys and smart account (idempotent)", tags, access: privacy, body: s.entityBody, response: s.initializeResponse },
-    ({ ctx, entityId }) => initializePrivacy(ctx, entityId),
+    async ({ ctx, entityId }) => (await initialize()).initializePrivacy(ctx, entityId),
   ),
   route(
     { method: 'get', path: '/api/privacy/status', summary: 'Whether privacy is initialized, addresses, chain configuration (without secrets) and indexer height', tags, access: readPrivacy, query: s.entityQuery, response: s.statusResponse },
-    ({ ctx, entityId }) => getPrivacyStatus(ctx, entityId),
+    async ({ ctx, entityId }) => (await initialize()).getPrivacyStatus(ctx, entityId),
   ),
   route(
     { method: 'get', path: '/api/privacy/balance', summary: 'Spendable shielded balance per token (unspent notes)', tags, access: readPrivacy, query: s.balanceQuery, response: s.balanceResponse, errors: { 400: NOT_INITIALIZED, 503: E.notConfigured } },
-    ({ ctx, entityId, query }) => getShieldedBalance(ctx, entityId, query),
+    async ({ ctx, entityId, query }) => (await balances()).getShieldedBalance(ctx, entityId, query),
   ),
   route(
     { method: 'get', path: '/api/privacy/notes', summary: "The entity's shielded notes", tags, access: readPrivacy, query: s.notesQuery, response: s.notesResponse, errors: { 400: NOT_INITIALIZED, 503: E.notConfigured } },
-    ({ ctx, entityId, query }) => listShieldedNotes(ctx, entityId, query),
+    async ({ ctx, entityId, query }) => (await balances()).listShieldedNotes(ctx, entityId, query),
   ),
   route(
     {
@@ -46,7 +46,7 @@ export const walletRoutes: RouteDef[] = [
       response: s.publicAccountsResponse,
       errors: { 400: NOT_INITIALIZED, 409: 'The wallet is held on another device', 503: E.notConfigured },
     },
-    ({ ctx, entityId, query }) => getPublicAccounts(ctx, entityId, query),
+    async ({ ctx, entityId, query }) => (await publicAccounts()).getPublicAccounts(ctx, entityId, query),
   ),
   route(
     {
@@ -60,11 +60,11 @@ export const walletRoutes: RouteDef[] = [
       response: s.devnetFundResponse,
       errors: { 400: `${NOT_INITIALIZED} · not a local development chain`, 502: 'The local chain did not take the transfer', 503: E.notConfigured },
     },
-    ({ ctx, entityId, body }) => fundFromDevnet(ctx, entityId, body),
+    async ({ ctx, entityId, body }) => (await publicAccounts()).fundFromDevnet(ctx, entityId, body),
   ),
   route(
     { method: 'get', path: '/api/privacy/history', summary: 'Shielded history: shielded, sent, received, unshielded (newest first)', tags, access: readPrivacy, query: s.historyQuery, response: s.historyResponse, errors: { 400: NOT_INITIALIZED } },
-    ({ ctx, entityId, query }) => listShieldedHistory(ctx, entityId, query),
+    async ({ ctx, entityId, query }) => (await balances()).listShieldedHistory(ctx, entityId, query),
   ),
   route(
     {
@@ -78,7 +78,7 @@ export const walletRoutes: RouteDef[] = [
       response: s.shieldResponse,
       errors: { 400: 'entityId required · Privacy not initialized · Valid amount required', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
     },
-    ({ ctx, entityId, body }) => shieldFunds(ctx, entityId, body),
+    async ({ ctx, entityId, body }) => (await import('./shield.js')).shieldFunds(ctx, entityId, body),
   ),
   route(
     {
@@ -91,7 +91,7 @@ export const walletRoutes: RouteDef[] = [
       response: s.proveTransferResponse,
       errors: { 400: `Privacy not initialized · Valid amount required · bad recipientAddress · ${E.insufficient}`, 503: E.notConfigured, 504: E.proverTimeout },
     },
-    ({ ctx, entityId, body }) => proveTransfer(ctx, entityId, body),
+    async ({ ctx, entityId, body }) => (await import('./prove-transfer.js')).proveTransfer(ctx, entityId, body),
   ),
   route(
     {
@@ -104,7 +104,7 @@ export const walletRoutes: RouteDef[] = [
       response: s.unshieldResponse,
       errors: { 400: `Privacy not initialized · Valid amount required · ${E.insufficient}`, 409: `${E.invalidRoot} · ${E.spentNullifier}`, 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
     },
-    ({ ctx, entityId, body }) => unshieldFunds(ctx, entityId, body),
+    async ({ ctx, entityId, body }) => (await import('./unshield.js')).unshieldFunds(ctx, entityId, body),
   ),
   route(
     {
@@ -120,9 +120,10 @@ export const walletRoutes: RouteDef[] = [
       response: s.relayResponse,
       errors: { 409: `${E.invalidRoot} · ${E.spentNullifier}`, 429: 'Rate limited (Retry-After header)', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured },
     },
-    ({ ctx, req, ip, body }) => {
+    async ({ ctx, req, ip, body }) => {
       relayLimiter(ctx).hit(ip);
-      return relayTransfer(ctx, body ?? s.relayBody.parse(req.body ?? {}));
+      const valid = body ?? s.relayBody.parse(req.body ?? {});
+      return (await import('./relay.js')).relayTransfer(ctx, valid);
     },
   ),
 ];

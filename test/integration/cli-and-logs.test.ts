@@ -144,6 +144,38 @@ describe('npm start (headless, no Electron binary)', () => {
     await until('the server has stopped', () => unreachable(url));
     await until('no process of the group is left', () => !groupAlive(launcher.pid!), undefined, () => leftOf(launcher.pid!));
   }, 90_000);
+
+  it('builds the UI and the server only when their sources changed, and says when it skips', async () => {
+    // The starts above built whatever was out of date; nothing changed since.
+    const launcher = spawn(process.execPath, ['main/launch.mjs', '--port', '0', '--data-dir', path.join(tmp, 'again')], {
+      cwd: process.cwd(),
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    groups.add(launcher.pid!);
+    let out = '';
+    launcher.stdout.on('data', (d) => (out += d));
+    try {
+      const url = await readyUrl(launcher);
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      expect(out).toContain('The UI is unchanged since its last build (out/renderer); not rebuilding it.');
+      expect(out).toContain('The server is unchanged since its last build (out/server); not rebuilding it.');
+      expect(out).not.toMatch(/Building the (UI|server)/);
+      // The server runs as plain JavaScript from the build, not under tsx.
+      const server = groupMembers(launcher.pid!).map((pid) => {
+          try {
+            return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+          } catch {
+            return '';
+          }
+        }).find((c) => c.includes('cli.mjs'));
+      expect(server).toMatch(/out\/server\/[0-9a-f]{16}\/cli\.mjs/);
+      expect(server).not.toContain('tsx');
+    } finally {
+      launcher.kill('SIGTERM');
+      await until('no process of the group is left', () => !groupAlive(launcher.pid!), undefined, () => leftOf(launcher.pid!));
+    }
+  }, 90_000);
 });
 
 describe('logging', () => {

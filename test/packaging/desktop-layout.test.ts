@@ -86,8 +86,13 @@ describe('desktop layout', () => {
     for (const dir of hosted) expect(entries.filter((e) => e.startsWith(`/${dir}/`)), dir).toEqual([]);
   });
 
+  /** The main bundle: index.js and the chunks of what it imports lazily (dynamic `import()`). */
+  const mainBundleFiles = () => entries.filter((e) => /^\/out\/main\/.*\.js$/.test(e)).map((e) => e.slice(1));
+
   it('packs every package the main bundle imports (each one loads from an extracted copy of the archive)', () => {
-    const main = asar.extractFile(asarFile, 'out/main/index.js').toString();
+    const main = mainBundleFiles()
+      .map((f) => asar.extractFile(asarFile, f).toString())
+      .join('\n');
     const specs = [...new Set([...main.matchAll(/^import\s[^;]*?from\s*"([^"]+)"|\bimport\("([^".][^"]*)"\)/gm)].map((m) => m[1] ?? m[2]))].filter(
       (s) => !s.startsWith('node:') && !s.startsWith('.') && s !== 'electron',
     );
@@ -117,16 +122,19 @@ describe('desktop layout', () => {
   });
 
   it('routes every file URL of the main bundle to app.asar.unpacked, where the file exists', () => {
-    const main = asar.extractFile(asarFile, 'out/main/index.js').toString();
-    expect(main).not.toMatch(/new URL\(\s*["'][^"']+["']\s*,\s*import\.meta\.url\s*\)/);
-    const targets = [...main.matchAll(/new URL\(\s*"([^"]+)"\s*,\s*[\w$]+\(import\.meta\.url\)\s*\)/g)].map((m) => m[1]);
-    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './seal-worker.mjs']);
-    const bundleUrl = pathToFileURL(path.join(asarFile, 'out', 'main', 'index.js')).href;
-    for (const target of targets) {
-      const resolved = fileURLToPath(new URL(target, asarUnpackedUrl(bundleUrl)));
-      expect(resolved.startsWith(unpackedDir + path.sep), resolved).toBe(true);
-      expect(fs.existsSync(resolved), resolved).toBe(true);
+    const targets: string[] = [];
+    for (const file of mainBundleFiles()) {
+      const code = asar.extractFile(asarFile, file).toString();
+      expect(code, file).not.toMatch(/new URL\(\s*["'][^"']+["']\s*,\s*import\.meta\.url\s*\)/);
+      const bundleUrl = pathToFileURL(path.join(asarFile, file)).href;
+      for (const [, target] of code.matchAll(/new URL\(\s*"([^"]+)"\s*,\s*[\w$]+\(import\.meta\.url\)\s*\)/g)) {
+        targets.push(target);
+        const resolved = fileURLToPath(new URL(target, asarUnpackedUrl(bundleUrl)));
+        expect(resolved.startsWith(unpackedDir + path.sep), resolved).toBe(true);
+        expect(fs.existsSync(resolved), resolved).toBe(true);
+      }
     }
+    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './seal-worker.mjs']);
     // Outside an archive nothing changes (development, tests, the headless server).
     expect(asarUnpackedUrl('file:///home/me/bureau/out/main/index.js')).toBe('file:///home/me/bureau/out/main/index.js');
   });
