@@ -32,6 +32,7 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
   const consumers = new Map<string, OutboxConsumer>();
   const live = new Set<LiveListener>();
   let liveCursor = '';
+  const insertOutbox = (deps.db as Db & { $client: import('better-sqlite3').Database }).$client.prepare('INSERT INTO outbox (id, entity_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)');
   const lastOutboxId = () => deps.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1).get()?.id;
 
   function drainConsumer(name: string, consumer: OutboxConsumer): number {
@@ -73,7 +74,9 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
   return {
     record(tx, event) {
       const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event };
-      tx.insert(outbox).values(row).run();
+      // Prepared once on the one connection every transaction (`tx`) runs on: building the drizzle
+      // insert on each call was a fifth of posting a ledger event (profiled).
+      insertOutbox.run(row.id, row.entityId, row.type, JSON.stringify(row.data), row.createdAt);
       return row;
     },
     registerConsumer(name, consumer) {
