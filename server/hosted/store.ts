@@ -45,6 +45,10 @@ async function openPostgres(url: string): Promise<HostedStore> {
   // int8 as number: seqs stay far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that breaks (PostgreSQL restarted, a failover, an administrator's terminate)
+  // is reported here and dropped from the pool; the next query opens a new one. Unheard, the
+  // 'error' event would end the process.
+  pool.on('error', () => undefined);
   const db = drizzle(pool, { schema });
   const client = await pool.connect();
   try {
