@@ -11,6 +11,8 @@ import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
 import { syncModule } from './sync/index.js';
 import { local, type TablePolicies } from './sync/policy.js';
+import type { LoggedChange } from './sync/protocol.js';
+import type { Db } from './db/open.js';
 
 const authModule: Module = {
   name: 'auth',
@@ -33,6 +35,12 @@ export interface Module {
   start?(ctx: Context): void;
   /** Releases what `start` or the routes acquired (worker threads, child processes). */
   stop?(ctx: Context): Promise<void> | void;
+  /**
+   * The hosted instance's own changes (a signer on its public pages), just applied here in `tx`:
+   * the side effects a device has when it makes such a change itself (events for webhooks,
+   * notifications). Each device has them once, for its own subscriptions and people.
+   */
+  onHostedChanges?(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void;
   /** How each of its tables takes part in sync (every table has one policy). */
   sync?: TablePolicies;
 }

@@ -47,7 +47,8 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
     appendAudit(tx, ctx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256, signedDocumentId } });
     ctx.events.record(tx, { entityId, type: 'signature_request.completed', data: { requestId, title: r.title, documentId: r.documentId, signedSha256: blob.sha256, completedAt: now } });
     const completed = { ...current, status: 'completed' as const, completedAt: now };
-    for (const s of all) queueCompletedMail(tx, ctx, completed, s);
+    // Signed through the hosted instance's public pages: it mails everyone their signed copy once this completion reaches it.
+    if (!current.publicSigning) for (const s of all) queueCompletedMail(tx, ctx, completed, s);
     queueOwnerMail(tx, ctx, completed, 'completed', '');
   });
 }

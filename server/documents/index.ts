@@ -4,6 +4,8 @@ import { recordMailResults } from './mail-audit.js';
 import { runAutoReminders } from './reminders.js';
 import { documentsModuleRoutes } from './routes.js';
 import { expireOverdueRequests } from './transitions.js';
+import { completeSignedRequests } from './complete-signed.js';
+import { reactToHostedSigning } from './hosted-signing.js';
 
 export const documentsModule: Module = {
   name: 'documents',
@@ -20,9 +22,12 @@ export const documentsModule: Module = {
     signature_audit: fact,
     signing_certificates: secret('the seal key stays on the owner devices that hold it'),
   },
+  onHostedChanges: reactToHostedSigning,
   start(ctx) {
     ctx.events.registerConsumer('documents.mail-audit', recordMailResults(ctx));
     ctx.loops.add('documents.expire', 60_000, () => void expireOverdueRequests(ctx));
     ctx.loops.add('documents.reminders', 15 * 60_000, () => void runAutoReminders(ctx));
+    // Requests whose last signature came by sync from the hosted signing pages.
+    ctx.loops.add('documents.complete-signed', 5_000, async () => void (await completeSignedRequests(ctx)));
   },
 };

@@ -5,7 +5,7 @@ import { queueMail } from '../mail/mail.js';
 import { getEntity } from '../auth/entities.js';
 import { notify } from '../notifications/notifications.js';
 import type { RequestRow, SignerRow } from './requests.js';
-import { signerToken, signingUrl } from './signers.js';
+import { linkBaseOf, signerToken, signingUrl } from './signers.js';
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -22,7 +22,7 @@ function text(paragraphs: string[], link?: { url: string; label: string }): stri
 }
 
 function linkOf(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
-  return signingUrl(r.linkBaseUrl ?? ctx.config.publicUrl ?? '', signerToken(tx, ctx, s));
+  return signingUrl(linkBaseOf(ctx, r, ctx.config.publicUrl ?? ''), signerToken(tx, ctx, s));
 }
 
 const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve', viewer: 'review', cc: 'view' };
@@ -30,6 +30,12 @@ const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve'
 /** Invitation or reminder to act on the request, with the signer's personal link. */
 export function queueSigningMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow, kind: 'invite' | 'reminder'): string {
   const sender = r.createdByName ?? getEntity(ctx, r.entityId).name;
+  const mail = signingMailContent(r, s, sender, kind, linkOf(tx, ctx, r, s));
+  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, ...mail, ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
+}
+
+/** The invitation or reminder itself (the hosted instance sends the same one). Pure. */
+export function signingMailContent(r: Pick<RequestRow, 'title' | 'message' | 'dueDate'>, s: Pick<SignerRow, 'name' | 'role'>, sender: string, kind: 'invite' | 'reminder', url: string) {
   const verb = actionWord[s.role];
   const subject = kind === 'invite' ? `${sender} asks you to ${verb} "${r.title}"` : `Reminder: please ${verb} "${r.title}"`;
   const lines = [
@@ -38,8 +44,14 @@ export function queueSigningMail(tx: Db, ctx: Context, r: RequestRow, s: SignerR
     ...(r.message ? [r.message] : []),
     ...(r.dueDate ? [`Please complete it before ${r.dueDate.slice(0, 16).replace('T', ' ')} UTC.`] : []),
   ];
-  const link = { url: linkOf(tx, ctx, r, s), label: `Open and ${verb}` };
-  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject, text: text(lines, link), html: html(lines, link), ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
+  const link = { url, label: `Open and ${verb}` };
+  return { subject, text: text(lines, link), html: html(lines, link) };
+}
+
+/** The signed copy sent as an attachment once everyone has signed (by the hosted instance). Pure. */
+export function signedCopyMailContent(r: Pick<RequestRow, 'title'>, s: Pick<SignerRow, 'name'>) {
+  const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is attached.`];
+  return { subject: `Completed: "${r.title}"`, text: text(lines), html: html(lines) };
 }
 
 /** Every recipient (cc included) learns the request is complete and can download the sealed PDF. */

@@ -14,6 +14,7 @@ import { findDocument } from './documents.js';
 import { sendPdf } from './send-pdf.js';
 import { signedName } from './signed-copy.js';
 import { ConflictError } from '../http/errors.js';
+import { publicPagesUrl } from '../sync/public-pages.js';
 import * as s from './request-schemas.js';
 
 const tags = ['Signature requests'];
@@ -64,7 +65,11 @@ export const signatureRequestRoutes: RouteDef[] = [
     { method: 'patch', path: `${base}/{requestId}`, summary: 'Send, cancel or complete', tags, access: sign, params: s.requestParams, body: s.updateRequestBody, response: s.signatureRequestDetail, errors: { 409: 'The action is not allowed in the current status, or its preconditions are not met' } },
     (c) => {
       const accessor = accessorOf(c.ctx, c.entityId, c.auth);
-      if (c.body.action === 'send') return sendSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, linkBase(c), meta(c));
+      if (c.body.action === 'send') {
+        // Linked to a hosted instance with public pages: the links point there, so signers can sign while this device is offline.
+        const publicUrl = publicPagesUrl(c.ctx, c.entityId);
+        return sendSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, publicUrl ?? linkBase(c), meta(c), { publicSigning: publicUrl !== null });
+      }
       if (c.body.action === 'cancel') return cancelSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, meta(c));
       return completeSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, meta(c));
     },

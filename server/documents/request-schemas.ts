@@ -79,6 +79,10 @@ export const signatureRequestDetail = signatureRequestListItem
     message: z.string(),
     signingOrder: z.enum(['parallel', 'sequential']),
     autoRemind: z.boolean(),
+    publicSigning: z.boolean().meta({
+      description:
+        "Sent while the entity was linked to a hosted instance with public pages: signing links point there, signers can sign while every device is offline, an owner's or admin's device completes and seals the request when the last signature arrives by sync, and the hosted instance e-mails the signed copies.",
+    }),
     sentAt: z.string().nullable(),
     cancelledAt: z.string().nullable(),
     declinedAt: z.string().nullable(),

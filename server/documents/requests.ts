@@ -109,6 +109,7 @@ export function getRequestDetail(ctx: Context, entityId: string, requestId: stri
     message: r.message,
     signingOrder: r.signingOrder,
     autoRemind: r.autoRemind,
+    publicSigning: r.publicSigning,
     sentAt: r.sentAt,
     cancelledAt: r.cancelledAt,
     declinedAt: r.declinedAt,

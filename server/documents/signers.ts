@@ -1,3 +1,4 @@
+import { publicPagesUrl } from '../sync/public-pages.js';
 import { and, eq, max } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
@@ -128,6 +129,16 @@ export function signerToken(tx: Db, ctx: Context, s: SignerRow): string {
   return token;
 }
 
+/**
+ * Where a signer's link points: the hosted instance's public pages for a request sent through
+ * them (any device of the entity gives the same address), except in person, where the signer
+ * signs on this device; else the address the request was sent from, or `fallback`.
+ */
+export function linkBaseOf(ctx: Context, r: RequestRow, fallback: string, purpose: 'shared' | 'in_person' = 'shared'): string {
+  if (r.publicSigning) return purpose === 'in_person' ? fallback : (publicPagesUrl(ctx, r.entityId) ?? r.linkBaseUrl ?? fallback);
+  return r.linkBaseUrl ?? fallback;
+}
+
 export function signingUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/sign/${token}`;
 }
@@ -146,5 +157,5 @@ export function issueSigningLink(ctx: Context, entityId: string, accessor: Acces
     appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, purpose } });
     return t;
   });
-  return { url: signingUrl(r.linkBaseUrl ?? baseUrl, token), token };
+  return { url: signingUrl(linkBaseOf(ctx, r, baseUrl, purpose), token), token };
 }

@@ -20,6 +20,9 @@ import type { signBody } from './request-schemas.js';
 import { expireRequest, inviteSignersWhoseTurn } from './transitions.js';
 import { signatureFields, signatureRequests, signers } from './tables.js';
 
+type FieldRow = ReturnType<typeof fieldsOf>[number];
+type DocumentRow = ReturnType<typeof findDocument>;
+
 const MAX_SIGNATURE_PNG = 300 * 1024;
 
 interface ClientInfo {
@@ -83,7 +86,11 @@ function resolveToken(ctx: Context, token: string): { r: RequestRow; s: SignerRo
 
 function present(ctx: Context, r: RequestRow, s: SignerRow) {
   const doc = findDocument(ctx.db, r.entityId, r.documentId);
-  const all = signersOf(ctx.db, r.entityId, r.id);
+  return signingView(r, s, doc, signersOf(ctx.db, r.entityId, r.id), fieldsOf(ctx.db, r.entityId, r.id));
+}
+
+/** What a signer's link shows: the request, this signer, their fields, whether they can act now. Pure (the hosted pages use it too). */
+export function signingView(r: RequestRow, s: SignerRow, doc: Pick<DocumentRow, 'name' | 'pageCount' | 'pages'>, all: SignerRow[], fields: FieldRow[]) {
   const turn = signersWhoseTurn(r, all);
   const myTurn = turn.some((t) => t.id === s.id);
   const waitingFor = s.status === 'pending' && !myTurn && ACTING_ROLES.has(s.role) ? all.filter((o) => o.status === 'pending' && ACTING_ROLES.has(o.role) && o.order < s.order).map((o) => o.name) : [];
@@ -102,9 +109,7 @@ function present(ctx: Context, r: RequestRow, s: SignerRow) {
       completedAt: r.completedAt,
     },
     signer: { id: s.id, name: s.name, email: s.email, role: s.role, status: s.status, signedAt: s.signedAt },
-    fields: fieldsOf(ctx.db, r.entityId, r.id)
-      .filter((f) => f.signerId === s.id)
-      .map(presentField),
+    fields: fields.filter((f) => f.signerId === s.id).map(presentField),
     canSign: r.status === 'sent' && s.status === 'pending' && myTurn,
     waitingFor,
   };
@@ -137,19 +142,18 @@ export function signerDocument(ctx: Context, token: string): { data: Buffer; nam
   return { data: ctx.blobs.get(doc.sha256), name: doc.name };
 }
 
-function assertCanAct(r: RequestRow, s: SignerRow): void {
+export function assertCanAct(r: RequestRow, s: SignerRow): void {
   if (r.status !== 'sent') throw new ConflictError(`This request is ${r.status}`, { status: r.status });
   if (s.role === 'cc') throw new ConflictError('A cc recipient only receives the completed document');
   if (s.status !== 'pending') throw new ConflictError(`You have already ${s.status}`);
 }
 
-type FieldRow = ReturnType<typeof fieldsOf>[number];
-
 function fieldName(f: FieldRow): string {
   return `${f.label ?? f.type} on page ${f.page}`;
 }
 
-function resolveValue(f: FieldRow, given: string | boolean | undefined, s: SignerRow, today: string): string | null {
+/** The value a signer's field takes from what they gave (validated; defaults for name, e-mail and date). Pure. */
+export function resolveValue(f: FieldRow, given: string | boolean | undefined, s: SignerRow, today: string): string | null {
   const v = typeof given === 'boolean' ? String(given) : given?.trim();
   switch (f.type) {
     case 'checkbox': {
@@ -195,15 +199,8 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
   assertCanAct(r, s);
   if (body.action === 'decline') return declineAsSigner(ctx, r, s, body.reason, client, host);
   if (!signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).some((t) => t.id === s.id)) throw new ConflictError('It is not your turn to sign yet');
-  const mine = fieldsOf(ctx.db, r.entityId, r.id).filter((f) => f.signerId === s.id);
-  const given = new Map<string, string | boolean>();
-  for (const g of body.fields) {
-    if (!mine.some((f) => f.id === g.fieldId)) throw new BadRequestError('A fieldId is not one of your fields', { fieldId: g.fieldId });
-    given.set(g.fieldId, g.value);
-  }
-  const today = nowIso(ctx).slice(0, 10);
-  const values = mine.map((f) => ({ f, value: resolveValue(f, given.get(f.id), s, today) }));
   const now = nowIso(ctx);
+  const values = signedValues(fieldsOf(ctx.db, r.entityId, r.id), s, body.fields, now);
   const finished = ctx.db.transaction((tx) => {
     const current = tx.select().from(signers).where(eq(signers.id, s.id)).get()!;
     if (current.status !== 'pending') throw new ConflictError(`You have already ${current.status}`);
@@ -226,6 +223,17 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
     }
   }
   return viewAsSigner(ctx, token, client, session);
+}
+
+/** The signer's fields with the values they take; refuses a field that is not theirs or a value that does not fit. Pure. */
+export function signedValues(fields: FieldRow[], s: SignerRow, given: { fieldId: string; value: string | boolean }[], now: string): { f: FieldRow; value: string | null }[] {
+  const mine = fields.filter((f) => f.signerId === s.id);
+  const byId = new Map<string, string | boolean>();
+  for (const g of given) {
+    if (!mine.some((f) => f.id === g.fieldId)) throw new BadRequestError('A fieldId is not one of your fields', { fieldId: g.fieldId });
+    byId.set(g.fieldId, g.value);
+  }
+  return mine.map((f) => ({ f, value: resolveValue(f, byId.get(f.id), s, now.slice(0, 10)) }));
 }
 
 function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo, host: AuditActor | null) {

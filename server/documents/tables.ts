@@ -50,6 +50,12 @@ export const signatureRequests = sqliteTable(
     autoRemind: integer('auto_remind', { mode: 'boolean' }).notNull().default(true),
     /** Base URL for signing links, fixed when the request is sent. */
     linkBaseUrl: text('link_base_url'),
+    /**
+     * Signing links point at the hosted instance's public pages (the entity was linked when the
+     * request was sent): signers may sign there while every device is offline, and the hosted
+     * instance mails the signed copies.
+     */
+    publicSigning: integer('public_signing', { mode: 'boolean' }).notNull().default(false),
     signedSha256: text('signed_sha256'),
     /**
      * Hash of the newest audit entry. Guarded in sync: an entry appended on a device that had not

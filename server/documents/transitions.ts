@@ -24,7 +24,8 @@ export function inviteSignersWhoseTurn(tx: Db, ctx: Context, r: RequestRow): str
   return invited;
 }
 
-export function sendSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string, baseUrl: string, meta: RequestMeta) {
+/** `publicSigning`: the links point at the hosted instance's public pages (`baseUrl` is its public URL). */
+export function sendSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, requestId: string, baseUrl: string, meta: RequestMeta, opts: { publicSigning?: boolean } = {}) {
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   assertStatus(r, ['draft'], 'send');
   const all = signersOf(ctx.db, entityId, requestId);
@@ -35,8 +36,9 @@ export function sendSignatureRequest(ctx: Context, entityId: string, accessor: A
   if (r.dueDate && r.dueDate <= nowIso(ctx)) throw new BadRequestError('dueDate has passed; set a new one before sending');
   const now = nowIso(ctx);
   ctx.db.transaction((tx) => {
-    const sent: RequestRow = { ...r, status: 'sent', sentAt: now, linkBaseUrl: baseUrl, updatedAt: now };
-    tx.update(signatureRequests).set({ status: 'sent', sentAt: now, linkBaseUrl: baseUrl, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
+    const publicSigning = opts.publicSigning ?? false;
+    const sent: RequestRow = { ...r, status: 'sent', sentAt: now, linkBaseUrl: baseUrl, publicSigning, updatedAt: now };
+    tx.update(signatureRequests).set({ status: 'sent', sentAt: now, linkBaseUrl: baseUrl, publicSigning, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
     const invited = inviteSignersWhoseTurn(tx, ctx, sent);
     appendAudit(tx, ctx, { entityId, requestId, type: 'sent', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { invitedSignerIds: invited, signingOrder: r.signingOrder } });
     ctx.events.record(tx, { entityId, type: 'signature_request.sent', data: { requestId, title: r.title, documentId: r.documentId, signers: all.map((s) => ({ id: s.id, email: s.email, role: s.role })) } });

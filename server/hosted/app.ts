@@ -3,16 +3,18 @@ import { errorHandler, NotFoundError } from '../http/errors.js';
 import { securityHeaders } from '../http/guards.js';
 import { isFatalStoreError, type HostedContext } from './context.js';
 import { hostedRouter } from './routes.js';
+import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 
 /** The hosted instance's Express app: public by design (no loopback host guard), errors as `{error}`. */
-export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS): Express {
+export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS, pages: { rendererDir?: string } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   // Behind a reverse proxy, the client IP (for rate limits) is the proxy's X-Forwarded-For.
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
   app.use(hostedRouter(h, limits));
+  app.use(signingRouter(h, limits, pages));
   app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
   // Crash-only: a database that failed fatally is not served from; the process ends so a supervisor restarts it.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -25,7 +25,13 @@ export async function hasBlob(h: HostedContext, auth: DeviceAuth, sha256: string
 }
 
 export async function getBlob(h: HostedContext, auth: DeviceAuth, sha256: string): Promise<Buffer> {
-  const [row] = await h.store.db.select({ data: blobs.data }).from(blobs).where(and(eq(blobs.entityId, auth.entityId), eq(blobs.sha256, sha256)));
-  if (!row) throw new NotFoundError('Blob not found');
-  return row.data;
+  const data = await readBlob(h, auth.entityId, sha256);
+  if (!data) throw new NotFoundError('Blob not found');
+  return data;
+}
+
+/** An entity's blob, or null when it has not arrived (public signing pages, mail attachments). */
+export async function readBlob(h: HostedContext, entityId: string, sha256: string): Promise<Buffer | null> {
+  const [row] = await h.store.db.select({ data: blobs.data }).from(blobs).where(and(eq(blobs.entityId, entityId), eq(blobs.sha256, sha256)));
+  return row?.data ?? null;
 }

@@ -3,6 +3,7 @@ import { stopOnExit } from '../stop-on-exit.js';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { startHosted } from './main.js';
 
 /** `npm run hosted -- --port 4690 --data-dir ./hosted` — the hosted instance (PGlite, or PostgreSQL with DATABASE_URL). */
@@ -12,6 +13,10 @@ const { values } = parseArgs({
     host: { type: 'string' },
     'data-dir': { type: 'string' },
     'log-level': { type: 'string' },
+    'public-url': { type: 'string' },
+    'smtp-url': { type: 'string' },
+    'mail-from': { type: 'string' },
+    'renderer-dir': { type: 'string' },
   },
 });
 const env = process.env;
@@ -22,6 +27,10 @@ try {
     host: values.host ?? env.BUREAU_HOSTED_HOST,
     dataDir: values['data-dir'] ?? env.BUREAU_HOSTED_DATA_DIR ?? path.join(os.homedir(), '.local', 'share', 'bureau-hosted'),
     databaseUrl: env.DATABASE_URL,
+    publicUrl: values['public-url'] ?? env.BUREAU_PUBLIC_URL,
+    smtpUrl: values['smtp-url'] ?? env.BUREAU_SMTP_URL,
+    mailFrom: values['mail-from'] ?? env.BUREAU_MAIL_FROM,
+    rendererDir: values['renderer-dir'] ?? env.BUREAU_RENDERER_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer'),
     logLevel: values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn',
     // Crash-only: exit and let the supervisor (systemd, a container runtime) start a fresh process.
     onFatal: () => setTimeout(() => process.exit(70), 100),

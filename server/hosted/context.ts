@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../context.js';
 import type { HostedStore } from './store.js';
 import type { ChangeFeed } from './feed.js';
+import type { HostedMailer } from './signing-mail.js';
 
 /** The hosted instance's dependency bag. */
 export interface HostedContext {
@@ -15,6 +16,10 @@ export interface HostedContext {
   log: Logger;
   /** Aborted when the instance closes: long-polls end at once. */
   closing: AbortSignal;
+  /** Where people outside the business reach this instance (signing links), when configured. */
+  publicUrl?: string;
+  /** Sends the mail this instance queues (signing invitations, signed copies). */
+  mail?: HostedMailer;
   /** The database can no longer be used (PGlite aborted, PostgreSQL PANIC): the process should end and be restarted. */
   onFatal(err: unknown): void;
 }

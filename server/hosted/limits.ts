@@ -3,6 +3,7 @@
 // them (500-change pushes and 1,000-change pulls, 20 a second) while a runaway or hostile client
 // is stopped; over a limit answers 429 with Retry-After, which the device's backoff honours.
 import type { RateLimitRule } from '../http/rate-limit.js';
+import { UNKNOWN_LINK_RATE } from '../documents/sign-routes.js';
 
 export interface HostedLimits {
   push: RateLimitRule;
@@ -17,6 +18,10 @@ export interface HostedLimits {
   failedSignIn: RateLimitRule;
   /** Requests with an unknown or revoked device token per IP (guessing tokens). */
   badToken: RateLimitRule;
+  /** Unknown signing links per IP (public signing pages), as on the desktop: 20 in 15 minutes. */
+  unknownSigningLink: RateLimitRule;
+  /** Every signing-page request per IP (opening, signing, downloading). */
+  signingPage: RateLimitRule;
 }
 
 const perMinute = (limit: number, what: string): RateLimitRule => ({ limit, windowMs: 60_000, message: `Too many ${what} from this device; try again shortly` });
@@ -30,4 +35,6 @@ export const DEFAULT_LIMITS: HostedLimits = {
   signIn: { limit: 120, windowMs: 15 * 60_000, message: 'Too many link or join attempts from this address; try again later' },
   failedSignIn: { limit: 20, windowMs: 15 * 60_000, message: 'Too many failed sign-in attempts from this address; try again later' },
   badToken: { limit: 100, windowMs: 15 * 60_000, message: 'Too many requests with an invalid device token from this address; try again later' },
+  unknownSigningLink: UNKNOWN_LINK_RATE,
+  signingPage: { limit: 300, windowMs: 60_000, message: 'Too many signing-page requests from this address; try again shortly' },
 };

@@ -7,6 +7,7 @@ import type { HostedContext } from './context.js';
 import { openHostedStore } from './store.js';
 import { createHostedApp } from './app.js';
 import { startChangeFeed } from './feed.js';
+import { startHostedMailer } from './signing-mail.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
 
@@ -23,6 +24,13 @@ export interface HostedOptions {
   limits?: Partial<HostedLimits>;
   /** The oldest device schema version accepted (default: this version's). Devices older than it go read-only. */
   minSchemaVersion?: number;
+  /** The URL people outside the business use to reach this instance (signing links); also served pages. */
+  publicUrl?: string;
+  /** `smtp://…`: how this instance sends mail (signing invitations, signed copies). Without it mail waits queued. */
+  smtpUrl?: string;
+  mailFrom?: string;
+  /** The built UI (its public signing screen is served at /sign/{token}). */
+  rendererDir?: string;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -49,14 +57,17 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     log,
     closing: closing.signal,
     onFatal: opts.onFatal ?? (() => undefined),
+    publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
   };
-  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits });
+  ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
+  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(opts.port ?? 4690, opts.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
     });
   } catch (err) {
+    ctx.mail.close();
     await feed.close();
     await store.close();
     throw err;
@@ -72,6 +83,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
       if (closed) return;
       closed = true;
       closing.abort();
+      ctx.mail?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -15,6 +15,7 @@ import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
+import { reactToChanges } from './signing-mail.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
@@ -36,72 +37,81 @@ export function stampsPerColumn(data: Record<string, unknown>, stamps: RowStamps
 export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Change[]): Promise<PushResponse> {
   if (auth.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
   refuseUnusable(h, batch);
-  const results = await h.store.db.transaction(async (tx) => {
-    const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
-    invariant(entity, 'a device belongs to an existing entity');
-    const known = await knownChanges(tx, auth.entityId, batch);
-    const current = await currentRows(tx, auth.entityId, batch);
-    let seq = entity.lastSeq;
-    const logged: (typeof changes.$inferInsert)[] = [];
-    const touched = new Set<string>();
-    const out: PushResult[] = [];
-    const receivedAt = serverTime(h);
-    for (const unit of groupsOf(batch)) {
-      // A group stands or falls together: its outcomes are worked out on a copy of the rows it touches.
-      const draft = new Map<string, RowState | undefined>();
-      const rowOf = (key: string) => (draft.has(key) ? draft.get(key) : current.get(key));
-      const outcomes: ({ change: Change; duplicate: number } | { change: Change; row: Omit<RowState, 'seq'> } | { change: Change; reason: string })[] = [];
-      for (const change of unit) {
-        const earlier = known.get(change.id);
-        if (earlier !== undefined) {
-          outcomes.push({ change, duplicate: earlier });
-          continue;
-        }
-        const key = rowKey(change.table, change.rowId);
-        const outcome = applyChange(rowOf(key), change);
-        outcomes.push({ change, ...outcome });
-        if ('row' in outcome) draft.set(key, { ...outcome.row, seq: 0 });
-      }
-      const refused = outcomes.find((o): o is { change: Change; reason: string } => 'reason' in o);
-      for (const o of outcomes) {
-        if ('duplicate' in o) out.push({ id: o.change.id, status: 'duplicate', seq: o.duplicate });
-        else if (refused) out.push({ id: o.change.id, status: 'rejected', reason: o === refused ? o.reason : `Refused with its group: ${refused.reason}` });
-        else if ('row' in o) {
-          const { change } = o;
-          const key = rowKey(change.table, change.rowId);
-          seq += 1;
-          current.set(key, { ...o.row, seq });
-          touched.add(key);
-          known.set(change.id, seq);
-          logged.push({ entityId: auth.entityId, seq, id: change.id, deviceId: auth.deviceId, tableName: change.table, rowId: change.rowId, op: change.op, columns: change.columns, expect: change.expect ?? null, hlc: change.hlc, schemaVersion: change.schemaVersion, receivedAt });
-          out.push({ id: change.id, status: 'accepted', seq });
-        }
-      }
-    }
-    invariant(seq === entity.lastSeq + logged.length, 'one seq per logged change');
-    if (logged.length > 0) {
-      // One JSON parameter per statement, whatever the batch size: PGlite's WebAssembly stack
-      // aborts on statements with thousands of parameters (seen at 300 changes of 12 columns).
-      await tx.execute(sql`
-        insert into ${changes} (entity_id, seq, id, device_id, table_name, row_id, op, columns, expect, hlc, schema_version, received_at)
-        select entity_id, seq, id, device_id, table_name, row_id, op, columns, expect, hlc, schema_version, received_at
-        from jsonb_to_recordset(${JSON.stringify(logged.map((c) => ({ entity_id: c.entityId, seq: c.seq, id: c.id, device_id: c.deviceId, table_name: c.tableName, row_id: c.rowId, op: c.op, columns: c.columns, expect: c.expect, hlc: c.hlc, schema_version: c.schemaVersion, received_at: c.receivedAt })))}::jsonb)
-          as x(entity_id uuid, seq bigint, id uuid, device_id uuid, table_name text, row_id text, op text, columns jsonb, expect jsonb, hlc text, schema_version int, received_at timestamptz)`);
-      const upserts = [...touched].map((key) => {
-        const [tableName, rowId] = key.split('\u0000');
-        const r = current.get(key)!;
-        return { entity_id: auth.entityId, table_name: tableName, row_id: rowId, data: r.data, stamps: storedStamps(r.data, r.stamps), is_fact: r.isFact, seq: r.seq };
-      });
-      await tx.execute(sql`
-        insert into ${rows} (entity_id, table_name, row_id, data, stamps, is_fact, seq)
-        select entity_id, table_name, row_id, data, stamps, is_fact, seq
-        from jsonb_to_recordset(${JSON.stringify(upserts)}::jsonb) as x(entity_id uuid, table_name text, row_id text, data jsonb, stamps jsonb, is_fact boolean, seq bigint)
-        on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
-      await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
-    }
-    return out;
-  });
+  const results = await h.store.db.transaction((tx) => appendChanges(tx, h, auth, batch));
   return { serverTime: serverTime(h), results };
+}
+
+/**
+ * Appends a batch to the entity's log inside `tx`: a device's push, or the hosted instance's own
+ * writes (a signer signing on its public pages). Locks the entity's row first (see above).
+ */
+export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
+  const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
+  invariant(entity, 'a device belongs to an existing entity');
+  const known = await knownChanges(tx, auth.entityId, batch);
+  const current = await currentRows(tx, auth.entityId, batch);
+  let seq = entity.lastSeq;
+  const logged: (typeof changes.$inferInsert)[] = [];
+  const touched = new Set<string>();
+  const out: PushResult[] = [];
+  const accepted: Change[] = [];
+  const receivedAt = serverTime(h);
+  for (const unit of groupsOf(batch)) {
+    // A group stands or falls together: its outcomes are worked out on a copy of the rows it touches.
+    const draft = new Map<string, RowState | undefined>();
+    const rowOf = (key: string) => (draft.has(key) ? draft.get(key) : current.get(key));
+    const outcomes: ({ change: Change; duplicate: number } | { change: Change; row: Omit<RowState, 'seq'> } | { change: Change; reason: string })[] = [];
+    for (const change of unit) {
+      const earlier = known.get(change.id);
+      if (earlier !== undefined) {
+        outcomes.push({ change, duplicate: earlier });
+        continue;
+      }
+      const key = rowKey(change.table, change.rowId);
+      const outcome = applyChange(rowOf(key), change);
+      outcomes.push({ change, ...outcome });
+      if ('row' in outcome) draft.set(key, { ...outcome.row, seq: 0 });
+    }
+    const refused = outcomes.find((o): o is { change: Change; reason: string } => 'reason' in o);
+    for (const o of outcomes) {
+      if ('duplicate' in o) out.push({ id: o.change.id, status: 'duplicate', seq: o.duplicate });
+      else if (refused) out.push({ id: o.change.id, status: 'rejected', reason: o === refused ? o.reason : `Refused with its group: ${refused.reason}` });
+      else if ('row' in o) {
+        const { change } = o;
+        const key = rowKey(change.table, change.rowId);
+        seq += 1;
+        current.set(key, { ...o.row, seq });
+        touched.add(key);
+        known.set(change.id, seq);
+        logged.push({ entityId: auth.entityId, seq, id: change.id, deviceId: auth.deviceId, tableName: change.table, rowId: change.rowId, op: change.op, columns: change.columns, expect: change.expect ?? null, hlc: change.hlc, schemaVersion: change.schemaVersion, receivedAt });
+        out.push({ id: change.id, status: 'accepted', seq });
+        accepted.push(change);
+      }
+    }
+  }
+  invariant(seq === entity.lastSeq + logged.length, 'one seq per logged change');
+  if (logged.length > 0) {
+    // One JSON parameter per statement, whatever the batch size: PGlite's WebAssembly stack
+    // aborts on statements with thousands of parameters (seen at 300 changes of 12 columns).
+    await tx.execute(sql`
+      insert into ${changes} (entity_id, seq, id, device_id, table_name, row_id, op, columns, expect, hlc, schema_version, received_at)
+      select entity_id, seq, id, device_id, table_name, row_id, op, columns, expect, hlc, schema_version, received_at
+      from jsonb_to_recordset(${JSON.stringify(logged.map((c) => ({ entity_id: c.entityId, seq: c.seq, id: c.id, device_id: c.deviceId, table_name: c.tableName, row_id: c.rowId, op: c.op, columns: c.columns, expect: c.expect, hlc: c.hlc, schema_version: c.schemaVersion, received_at: c.receivedAt })))}::jsonb)
+        as x(entity_id uuid, seq bigint, id uuid, device_id uuid, table_name text, row_id text, op text, columns jsonb, expect jsonb, hlc text, schema_version int, received_at timestamptz)`);
+    const upserts = [...touched].map((key) => {
+      const [tableName, rowId] = key.split('\u0000');
+      const r = current.get(key)!;
+      return { entity_id: auth.entityId, table_name: tableName, row_id: rowId, data: r.data, stamps: storedStamps(r.data, r.stamps), is_fact: r.isFact, seq: r.seq };
+    });
+    await tx.execute(sql`
+      insert into ${rows} (entity_id, table_name, row_id, data, stamps, is_fact, seq)
+      select entity_id, table_name, row_id, data, stamps, is_fact, seq
+      from jsonb_to_recordset(${JSON.stringify(upserts)}::jsonb) as x(entity_id uuid, table_name text, row_id text, data jsonb, stamps jsonb, is_fact boolean, seq bigint)
+      on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
+    await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
+    await reactToChanges(tx, h, auth.entityId, accepted);
+  }
+  return out;
 }
 
 /** The batch in units: each run of changes sharing a `group` is one unit, any other change its own. */

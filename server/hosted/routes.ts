@@ -37,7 +37,7 @@ export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
 
   router.get('/api/health', (_req, res) => void res.json({ status: 'ok', version: VERSION, role: 'hosted' }));
   router.get('/sync/v1/info', (_req, res) => {
-    const info: HostedInfo = { serverTime: serverTime(h), protocol: 'bureau-sync/1', minSchemaVersion: h.minSchemaVersion, schemaVersion: PROTOCOL_VERSION };
+    const info: HostedInfo = { serverTime: serverTime(h), protocol: 'bureau-sync/1', minSchemaVersion: h.minSchemaVersion, schemaVersion: PROTOCOL_VERSION, ...(h.publicUrl ? { publicUrl: h.publicUrl } : {}) };
     res.json(info);
   });
 

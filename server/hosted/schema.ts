@@ -1,4 +1,5 @@
 // The hosted instance's tables (drizzle pg-core): the same schema and SQL on PGlite and PostgreSQL.
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -125,7 +126,14 @@ export const rows = pgTable(
   },
   // By seq: a snapshot reads the rows in the order they were last written, which is nearly the
   // order they lie on disk (a key-order read of a large entity was random I/O, twice as slow).
-  (t) => [primaryKey({ columns: [t.entityId, t.tableName, t.rowId] }), index('rows_seq_idx').on(t.entityId, t.seq)],
+  (t) => [
+    primaryKey({ columns: [t.entityId, t.tableName, t.rowId] }),
+    index('rows_seq_idx').on(t.entityId, t.seq),
+    // A signing link's token is found by its hash (public signing pages), across entities.
+    index('rows_signer_token_idx').on(sql`(${t.data} ->> 'token_hash')`).where(sql`${t.tableName} = 'signers'`),
+    // A request's signers, fields and audit entries (public signing pages).
+    index('rows_request_idx').on(t.entityId, t.tableName, sql`(${t.data} ->> 'request_id')`).where(sql`${t.tableName} in ('signers', 'signature_fields', 'signature_audit')`),
+  ],
 );
 
 /** Content-addressed files of an entity (uploaded before the row that names them). */
@@ -159,3 +167,31 @@ export const invitations = pgTable('invitations', {
   expiresAt: at('expires_at').notNull(),
   acceptedAt: at('accepted_at'),
 });
+
+/**
+ * Mail the hosted instance sends for entities while their devices may be offline: a signer's
+ * invitation when their turn comes, everyone's signed copy when a request completes. A signing
+ * link is made only when the mail goes out (`signerId` + kind), so no token is ever at rest here.
+ */
+export const hostedMail = pgTable(
+  'hosted_mail',
+  {
+    id: uuid('id').primaryKey(),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    /** One mail per purpose (`signed-copy:<request>:<signer>`): a push or a retry never queues it twice. */
+    dedupeKey: text('dedupe_key').notNull(),
+    kind: text('kind', { enum: ['signing_invite', 'signed_copy'] }).notNull(),
+    requestId: text('request_id').notNull(),
+    signerId: text('signer_id').notNull(),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    sentAt: at('sent_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('hosted_mail_dedupe_idx').on(t.entityId, t.dedupeKey), index('hosted_mail_queue_idx').on(t.status, t.nextAttemptAt)],
+);

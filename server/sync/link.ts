@@ -7,7 +7,7 @@ import { entities, memberships, users } from '../auth/tables.js';
 import { hashPassword } from '../auth/passwords.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
-import { deviceCode, deviceSchema, enrolment, hostedInfo, rotatedToken, type Enrolment } from './protocol.js';
+import { deviceCode, deviceSchema, enrolment, hostedInfo, rotatedToken, type Enrolment, type HostedInfo } from './protocol.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
 import { waitingChanges } from './waiting.js';
@@ -39,8 +39,9 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
   const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
   if (!entity || !user) throw new NotFoundError('Entity not found');
   let enrolled: Enrolment;
+  let info: HostedInfo;
   try {
-    await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
+    info = await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
     enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/link', {
       body: { email: input.email, password: input.password, name: user.name, accountId: user.id, entityId: entity.id, entityName: entity.name, deviceName: deviceName() },
       schema: enrolment,
@@ -52,7 +53,7 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
     // Linked in the meantime by a concurrent request: keep the first link.
     if (tx.select().from(syncLinks).where(eq(syncLinks.entityId, entity.id)).get()) throw new ConflictError('This entity is already linked');
     tx.insert(syncLinks)
-      .values({ entityId: entity.id, hostedUrl, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
+      .values({ entityId: entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
       .run();
     enqueueSnapshot(ctx, entity.id);
     // Captured from here on: nothing can be written between the snapshot and this (one synchronous transaction).
@@ -71,9 +72,10 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
   const email = input.email.toLowerCase();
   const passwordHash = await hashPassword(input.password);
   let enrolled: Enrolment;
+  let info: HostedInfo;
   try {
     // An outdated device learns it before anything is enrolled: nothing half-linked.
-    await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
+    info = await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
     enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, ...(input.name ? { name: input.name } : {}), deviceName: deviceName() }, schema: enrolment });
   } catch (err) {
     fromHosted(err, 'Joining failed');
@@ -91,7 +93,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
       tx.insert(entities).values({ id: enrolled.entity.id, name: enrolled.entity.name, createdBy: id, createdAt: now, updatedAt: now }).run();
       tx.insert(memberships).values({ entityId: enrolled.entity.id, userId: id, role: enrolled.role, createdAt: now }).run();
       tx.insert(syncLinks)
-        .values({ entityId: enrolled.entity.id, hostedUrl, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: now })
+        .values({ entityId: enrolled.entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: now })
         .run();
       refreshLinked(ctx);
       return id;

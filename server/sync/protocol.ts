@@ -60,6 +60,9 @@ export const pushResponse = z.object({ serverTime: z.string(), results: z.array(
 export type PushResponse = z.infer<typeof pushResponse>;
 
 /** A change as the log delivers it: with its place in the entity's order and its origin. */
+/** The device id of the hosted instance's own changes in the log (a signer on its public pages). */
+export const HOSTED_DEVICE_ID = '00000000-0000-0000-0000-000000000000';
+
 export const loggedChangeSchema = changeSchema.extend({ seq: z.number(), deviceId: z.uuid() });
 export type LoggedChange = z.infer<typeof loggedChangeSchema>;
 
@@ -164,6 +167,8 @@ export const hostedInfo = z.object({
   minSchemaVersion: z.number(),
   /** The newest schema version this hosted instance knows. */
   schemaVersion: z.number(),
+  /** Where this instance serves public pages (signing links), when it does. */
+  publicUrl: z.string().url().optional(),
 });
 export type HostedInfo = z.infer<typeof hostedInfo>;
 

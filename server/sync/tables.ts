@@ -4,6 +4,8 @@ import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'driz
 export const syncLinks = sqliteTable('sync_links', {
   entityId: text('entity_id').primaryKey(),
   hostedUrl: text('hosted_url').notNull(),
+  /** Where the hosted instance serves public pages (signing links), when it does. */
+  publicUrl: text('public_url'),
   accountId: text('account_id').notNull(),
   deviceId: text('device_id').notNull(),
   deviceTokenSealed: text('device_token_sealed').notNull(),

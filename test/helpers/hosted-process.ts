@@ -10,9 +10,9 @@ export interface HostedProcess {
   logFile: string;
 }
 
-export function startHostedProcess(opts: { dataDir: string; port?: number; databaseUrl?: string }): Promise<HostedProcess> {
+export function startHostedProcess(opts: { dataDir: string; port?: number; databaseUrl?: string; args?: string[] }): Promise<HostedProcess> {
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', String(opts.port ?? 0), '--data-dir', opts.dataDir, '--log-level', 'error'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/hosted/cli.ts', '--port', String(opts.port ?? 0), '--data-dir', opts.dataDir, '--log-level', 'error', ...(opts.args ?? [])], {
     cwd: process.cwd(),
     env: { ...process.env, ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}) },
     detached: true,

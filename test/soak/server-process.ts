@@ -91,10 +91,10 @@ async function waitUntilGroupGone(pgid: number, timeoutMs = 10_000): Promise<voi
   }
 }
 
-/** Starts `tsx server/cli.ts --port 0 --data-dir <dataDir>` and resolves once it prints its URL. */
-export async function startServerProcess(dataDir: string, opts: { timeoutMs?: number; logLevel?: string } = {}): Promise<ServerProcess> {
+/** Starts `tsx server/cli.ts --port 0 --data-dir <dataDir> [args…]` and resolves once it prints its URL. */
+export async function startServerProcess(dataDir: string, opts: { timeoutMs?: number; logLevel?: string; args?: string[] } = {}): Promise<ServerProcess> {
   if (runnerGone) throw new Error('the test runner is gone: not starting another server');
-  const child = spawn(tsxBin, ['server/cli.ts', '--port', '0', '--data-dir', dataDir, '--log-level', opts.logLevel ?? 'warn'], {
+  const child = spawn(tsxBin, ['server/cli.ts', '--port', '0', '--data-dir', dataDir, '--log-level', opts.logLevel ?? 'warn', ...(opts.args ?? [])], {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -135,6 +135,9 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
           {request.dueDate && <> · due {formatDateTime(request.dueDate)}</>}
           {request.completedAt && <> · completed {formatDateTime(request.completedAt)}</>}
         </p>
+        {request.publicSigning && request.status === 'sent' && (
+          <p className="muted">Signers sign on the hosted signing pages, even while this device is offline. When the last signature arrives, the request is completed and sealed here, and everyone gets the signed copy by e-mail.</p>
+        )}
         {request.signedDocumentId && <p className="muted">The signed PDF was filed in Documents, next to the original, as “{signedName(request.documentName)}”.</p>}
         {mail.data && !mail.data.configured && mail.data.queued > 0 && (
           <Notice kind="warning">No mail server is configured: {mail.data.queued} e-mail(s) wait in the queue. Use “Sign in person” or configure SMTP (--smtp-url).</Notice>

@@ -75,6 +75,8 @@ export interface AuditEntry {
 export interface SignatureRequest extends RequestListItem {
   message: string;
   signingOrder: 'parallel' | 'sequential';
+  /** Signing links point at the hosted instance's public pages. */
+  publicSigning: boolean;
   sentAt: string | null;
   signedDocumentSha256: string | null;
   /** The signed copy filed in Documents on completion, while it exists. */

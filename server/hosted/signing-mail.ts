@@ -1,0 +1,179 @@
+// Mail the hosted instance sends for an entity while its devices may be offline: the next
+// signer's invitation (sequential order) and, once a device's completion arrives, everyone's
+// signed copy. Queued in the transaction that makes it due (a push, a signature), sent by a loop
+// with bounded retries; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
+import crypto from 'node:crypto';
+import { and, asc, eq, lte } from 'drizzle-orm';
+import type { Transporter } from 'nodemailer';
+import { v7 as uuidv7 } from 'uuid';
+import { sha256Hex } from '../auth/passwords.js';
+import { signedCopyMailContent, signingMailContent } from '../documents/notify.js';
+import { signedName } from '../documents/signed-copy.js';
+import { signingUrl } from '../documents/signers.js';
+import type { Change } from '../sync/protocol.js';
+import type { HostedContext } from './context.js';
+import { serverTime } from './context.js';
+import { readBlob } from './blobs.js';
+import { mirroredRow, mirroredRowsOfRequest, recordHostedChanges, type RowData } from './mirror.js';
+import { entities, hostedMail } from './schema.js';
+import type { HostedTx } from './store.js';
+
+export const MAX_HOSTED_MAIL_ATTEMPTS = 8;
+const BATCH = 20;
+
+type MailKind = (typeof hostedMail.$inferSelect)['kind'];
+
+export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string }): Promise<void> {
+  const now = serverTime(h);
+  await tx
+    .insert(hostedMail)
+    .values({ id: uuidv7(), ...mail, dedupeKey: `${mail.kind}:${mail.requestId}:${mail.signerId}`, status: 'queued', nextAttemptAt: now, createdAt: now })
+    .onConflictDoNothing();
+}
+
+/**
+ * Called inside every push with the changes just accepted: a request that a device completed
+ * after signing on the public pages gets everyone's signed copy queued, in the same transaction.
+ */
+export async function reactToChanges(tx: HostedTx, h: HostedContext, entityId: string, accepted: Change[]): Promise<void> {
+  let queued = false;
+  for (const c of accepted) {
+    if (c.table !== 'signature_requests' || c.columns.status !== 'completed') continue;
+    const r = await mirroredRow(tx, entityId, 'signature_requests', c.rowId);
+    if (!r || r.status !== 'completed' || !isTrue(r.public_signing)) continue;
+    for (const s of await mirroredRowsOfRequest(tx, entityId, 'signers', c.rowId)) await queueHostedMail(tx, h, { entityId, kind: 'signed_copy', requestId: c.rowId, signerId: String(s.id) });
+    queued = true;
+  }
+  // Sent just after this commit, not at the next tick (a wake that comes too early finds nothing and the tick sends it).
+  if (queued) h.mail?.wake();
+}
+
+const isTrue = (v: unknown) => v === 1 || v === true;
+
+export interface HostedMailer {
+  /** Sends what is due now rather than at the next tick (after a queueing commit). */
+  wake(): void;
+  /** One pass over what is due (tests drive it by hand). */
+  sendDue(): Promise<{ sent: number; failed: number }>;
+  close(): void;
+}
+
+/** The sending loop. Without an SMTP URL, nothing is sent and mail stays queued (the status says so). */
+export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; from: string; publicUrl?: string; intervalMs?: number }): HostedMailer {
+  let transport: Transporter | null = null;
+  let running: Promise<{ sent: number; failed: number }> | null = null;
+  const transportOf = async () => {
+    if (!opts.smtpUrl) return null;
+    const { default: nodemailer } = await import('nodemailer');
+    transport ??= nodemailer.createTransport(opts.smtpUrl);
+    return transport;
+  };
+  const sendDue = () => (running ??= sendDueMail(h, { transport: transportOf, from: opts.from, publicUrl: opts.publicUrl }).finally(() => (running = null)));
+  const tick = () => void sendDue().catch((err: unknown) => h.log.warn({ err }, 'hosted mail'));
+  const timer = setInterval(tick, opts.intervalMs ?? 5_000);
+  timer.unref();
+  return {
+    wake: () => setImmediate(tick),
+    sendDue,
+    close: () => {
+      clearInterval(timer);
+      transport?.close();
+    },
+  };
+}
+
+async function sendDueMail(h: HostedContext, opts: { transport: () => Promise<Transporter | null>; from: string; publicUrl?: string }): Promise<{ sent: number; failed: number }> {
+  const transport = await opts.transport();
+  if (!transport) return { sent: 0, failed: 0 };
+  const due = await h.store.db
+    .select()
+    .from(hostedMail)
+    .where(and(eq(hostedMail.status, 'queued'), lte(hostedMail.nextAttemptAt, serverTime(h))))
+    .orderBy(asc(hostedMail.nextAttemptAt), asc(hostedMail.id))
+    .limit(BATCH);
+  let sent = 0;
+  let failed = 0;
+  for (const m of due) {
+    // Another hosted process on the same PostgreSQL may have taken it: claim it first.
+    const claimed = await h.store.db
+      .update(hostedMail)
+      .set({ attempts: m.attempts + 1, nextAttemptAt: new Date(h.clock.now().getTime() + 5 * 60_000).toISOString() })
+      .where(and(eq(hostedMail.id, m.id), eq(hostedMail.attempts, m.attempts), eq(hostedMail.status, 'queued')))
+      .returning({ id: hostedMail.id });
+    if (claimed.length === 0) continue;
+    try {
+      const message = m.kind === 'signing_invite' ? await inviteMessage(h, m, opts.publicUrl) : await signedCopyMessage(h, m);
+      if (!message) {
+        await h.store.db.update(hostedMail).set({ status: 'failed', lastError: 'Not needed any more: the request or signer moved on' }).where(eq(hostedMail.id, m.id));
+        continue;
+      }
+      const info = await transport.sendMail({ from: opts.from, messageId: `<${m.id}@bureau.hosted>`, ...message, headers: { 'X-Bureau-Mail-Id': m.id } });
+      await h.store.db.update(hostedMail).set({ status: 'sent', sentAt: serverTime(h), messageId: info.messageId ?? null, lastError: null }).where(eq(hostedMail.id, m.id));
+      sent++;
+    } catch (err) {
+      const attempts = m.attempts + 1;
+      const giveUp = attempts >= MAX_HOSTED_MAIL_ATTEMPTS;
+      const lastError = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
+      await h.store.db
+        .update(hostedMail)
+        .set({ status: giveUp ? 'failed' : 'queued', lastError, nextAttemptAt: new Date(h.clock.now().getTime() + backoffMs(attempts)).toISOString() })
+        .where(eq(hostedMail.id, m.id));
+      h.log.warn({ mailId: m.id, attempts, giveUp }, 'hosted mail delivery failed');
+      failed++;
+    }
+  }
+  return { sent, failed };
+}
+
+/** 30 s, 1 min, 2 min … capped at 1 h, with jitter. */
+function backoffMs(attempts: number): number {
+  return Math.min(3_600_000, 30_000 * 2 ** (attempts - 1)) * (0.8 + Math.random() * 0.4);
+}
+
+type MailRow = typeof hostedMail.$inferSelect;
+type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
+
+/** The sender's name as the desktop's mails give it. */
+async function senderOf(tx: HostedTx, entityId: string, r: RowData): Promise<string> {
+  if (typeof r.created_by_name === 'string' && r.created_by_name) return r.created_by_name;
+  const [e] = await tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId));
+  return e?.name ?? 'Bureau';
+}
+
+/**
+ * The next signer's invitation. Their link is made now: a new token whose hash replaces the
+ * signer's (as a device sending a link it does not hold does), so no token is ever stored here.
+ */
+async function inviteMessage(h: HostedContext, m: MailRow, publicUrl: string | undefined): Promise<Message | null> {
+  if (!publicUrl) throw new Error('This hosted instance has no public URL (--public-url) to put in signing links');
+  const token = crypto.randomBytes(32).toString('base64url');
+  return recordHostedChanges(h, m.entityId, async (tx) => {
+    const r = await mirroredRow(tx, m.entityId, 'signature_requests', m.requestId);
+    const s = await mirroredRow(tx, m.entityId, 'signers', m.signerId);
+    if (!r || !s || r.status !== 'sent' || s.status !== 'pending') return { changes: [], result: null };
+    const now = serverTime(h);
+    const content = signingMailContent({ title: String(r.title), message: String(r.message ?? ''), dueDate: (r.due_date as string | null) ?? null }, { name: String(s.name), role: s.role as never }, await senderOf(tx, m.entityId, r), 'invite', signingUrl(publicUrl, token));
+    return {
+      changes: [{ table: 'signers', rowId: m.signerId, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: now, last_notified_at: now } }],
+      result: { to: String(s.email), ...content },
+    };
+  });
+}
+
+/** Everyone's signed copy, the sealed PDF attached. */
+async function signedCopyMessage(h: HostedContext, m: MailRow): Promise<Message | null> {
+  const found = await h.store.db.transaction(async (tx) => {
+    const r = await mirroredRow(tx, m.entityId, 'signature_requests', m.requestId);
+    const s = await mirroredRow(tx, m.entityId, 'signers', m.signerId);
+    if (!r || !s || r.status !== 'completed' || typeof r.signed_sha256 !== 'string') return null;
+    const doc = await mirroredRow(tx, m.entityId, 'documents', String(r.document_id));
+    return { r, s, sha256: r.signed_sha256, name: signedName(String(doc?.name ?? 'document.pdf')) };
+  });
+  if (!found) return null;
+  // Read outside the transaction: PGlite has one connection, and a transaction holds it.
+  const pdf = await readBlob(h, m.entityId, found.sha256);
+  // The device uploads a blob before the row that names it; missing means it is still on its way.
+  if (!pdf) throw new Error('The signed PDF has not arrived yet');
+  const content = signedCopyMailContent({ title: String(found.r.title) }, { name: String(found.s.name) });
+  return { to: String(found.s.email), ...content, attachments: [{ filename: found.name, content: pdf, contentType: 'application/pdf' }] };
+}
