@@ -11,7 +11,7 @@ import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
 import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.js';
-import { changeSchema, HOSTED_DEVICE_ID, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
+import { changeSchema, hostedInfo, HOSTED_DEVICE_ID, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
 import { undoRefusedGroups, groupTransactions } from './groups.js';
@@ -47,6 +47,8 @@ export interface SyncEngine {
    */
   clockOffsetMs: number;
   clockMeasuredAt: ClockState['clockMeasuredAt'];
+  /** Entities whose hosted instance was asked for its public address since this start (see `refreshPublicUrl`). */
+  infoChecked: Set<string>;
 }
 
 const engines = new WeakMap<Context, SyncEngine>();
@@ -95,6 +97,7 @@ export function startSyncEngine(ctx: Context): SyncEngine {
     // Measured again at the first answer: an offset from before a restart cannot be trusted to still hold.
     clockOffsetMs: 0,
     clockMeasuredAt: null,
+    infoChecked: new Set(),
   } as Omit<SyncEngine, 'capture' | 'applier' | 'guard'> as SyncEngine;
   engine.capture = installCapture(ctx.sqlite, tables, node, () => hostedNow(ctx, engine));
   engine.applier = createApplier(ctx.sqlite, tables);
@@ -280,6 +283,18 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
   }
 }
 
+/**
+ * Where the hosted instance serves public pages (signing links) can change (an operator adds
+ * `--public-url`): asked once per start of this device, so new signing links follow it.
+ */
+async function refreshPublicUrl(ctx: Context, engine: SyncEngine, link: LinkRow): Promise<void> {
+  if (engine.infoChecked.has(link.entityId)) return;
+  const info = await callHosted(link.hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
+  engine.infoChecked.add(link.entityId);
+  const publicUrl = info.publicUrl ?? null;
+  if (publicUrl !== link.publicUrl) ctx.db.update(syncLinks).set({ publicUrl }).where(eq(syncLinks.entityId, link.entityId)).run();
+}
+
 /** One sync cycle for an entity: push the queue, then pull. Failures are recorded on the link. */
 export function runCycle(ctx: Context, entityId: string): Promise<void> {
   const engine = engineOf(ctx);
@@ -290,6 +305,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
     if (!link) return;
     try {
       const token = deviceToken(ctx, link);
+      await refreshPublicUrl(ctx, engine, link);
       await pushQueue(ctx, link, token);
       await pullLog(ctx, linkOf(ctx, entityId)!, token);
       ctx.db.update(syncLinks).set({ lastSyncAt: nowIso(ctx), lastError: null, lastErrorStatus: null }).where(eq(syncLinks.entityId, entityId)).run();

@@ -56,6 +56,8 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
       .values({ entityId: entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
       .run();
     enqueueSnapshot(ctx, entity.id);
+    // Its public address was just asked for.
+    engineOf(ctx).infoChecked.add(entity.id);
     // Captured from here on: nothing can be written between the snapshot and this (one synchronous transaction).
     refreshLinked(ctx);
   });
@@ -96,6 +98,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
         .values({ entityId: enrolled.entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: now })
         .run();
       refreshLinked(ctx);
+      engineOf(ctx).infoChecked.add(enrolled.entity.id);
       return id;
     });
   } catch (err) {
