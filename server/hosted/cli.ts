@@ -17,6 +17,8 @@ const { values } = parseArgs({
     'smtp-url': { type: 'string' },
     'mail-from': { type: 'string' },
     'renderer-dir': { type: 'string' },
+    'chains-file': { type: 'string' },
+    'relayer-key-file': { type: 'string' },
   },
 });
 const env = process.env;
@@ -31,6 +33,9 @@ try {
     smtpUrl: values['smtp-url'] ?? env.BUREAU_SMTP_URL,
     mailFrom: values['mail-from'] ?? env.BUREAU_MAIL_FROM,
     rendererDir: values['renderer-dir'] ?? env.BUREAU_RENDERER_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer'),
+    // The relay: chains as the desktop takes them (`npm run devnet` writes such a file); the relayer key (0600).
+    chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
+    relayerKeyFile: values['relayer-key-file'] ?? env.BUREAU_RELAYER_KEY_FILE,
     logLevel: values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn',
     // Crash-only: exit and let the supervisor (systemd, a container runtime) start a fresh process.
     onFatal: () => setTimeout(() => process.exit(70), 100),

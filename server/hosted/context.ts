@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../context.js';
 import type { HostedStore } from './store.js';
 import type { ChangeFeed } from './feed.js';
+import type { HostedRelay } from './relay-config.js';
 import type { HostedMailer } from './signing-mail.js';
 
 /** The hosted instance's dependency bag. */
@@ -20,6 +21,8 @@ export interface HostedContext {
   publicUrl?: string;
   /** Sends the mail this instance queues (signing invitations, signed copies). */
   mail?: HostedMailer;
+  /** The anonymous relay (chains and the hosted relayer); null when no chain is configured (503). */
+  relay?: HostedRelay | null;
   /** The database can no longer be used (PGlite aborted, PostgreSQL PANIC): the process should end and be restarted. */
   onFatal(err: unknown): void;
 }

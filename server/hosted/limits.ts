@@ -22,6 +22,10 @@ export interface HostedLimits {
   unknownSigningLink: RateLimitRule;
   /** Every signing-page request per IP (opening, signing, downloading). */
   signingPage: RateLimitRule;
+  /** POST /api/relay/transfer per IP (spec section 8: 20 a minute), valid or not. */
+  relay: RateLimitRule;
+  /** Relay quotes and job progress per IP. */
+  relayStatus: RateLimitRule;
 }
 
 const perMinute = (limit: number, what: string): RateLimitRule => ({ limit, windowMs: 60_000, message: `Too many ${what} from this device; try again shortly` });
@@ -37,4 +41,6 @@ export const DEFAULT_LIMITS: HostedLimits = {
   badToken: { limit: 100, windowMs: 15 * 60_000, message: 'Too many requests with an invalid device token from this address; try again later' },
   unknownSigningLink: UNKNOWN_LINK_RATE,
   signingPage: { limit: 300, windowMs: 60_000, message: 'Too many signing-page requests from this address; try again shortly' },
+  relay: { limit: 20, windowMs: 60_000, message: 'Too many relay requests; try again later' },
+  relayStatus: { limit: 240, windowMs: 60_000, message: 'Too many relay quote or job requests from this address; try again shortly' },
 };

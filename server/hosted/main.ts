@@ -7,11 +7,13 @@ import type { HostedContext } from './context.js';
 import { openHostedStore } from './store.js';
 import { createHostedApp } from './app.js';
 import { startChangeFeed } from './feed.js';
+import { openHostedRelay, type HostedRelayOptions } from './relay-config.js';
 import { startHostedMailer } from './signing-mail.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
 
-export interface HostedOptions {
+/** Relay options (`chains`, `chainsFile`, `relayerKeyFile`, `relayGas`): see relay-config.ts. */
+export interface HostedOptions extends HostedRelayOptions {
   port?: number;
   host?: string;
   dataDir: string;
@@ -45,6 +47,8 @@ export interface RunningHosted {
 /** Starts the hosted instance (used by `npm run hosted` and tests). */
 export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
   const log = pino({ level: opts.logLevel ?? 'warn', redact: { paths: ['*.password', '*.token', '*.deviceToken'], censor: '[redacted]' } }, opts.logDestination ?? pino.destination(1));
+  // Before the database: a chains file that is named but broken stops the start with its reason.
+  const relay = await openHostedRelay(opts, log);
   const store = await openHostedStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const closing = new AbortController();
   const feed = await startChangeFeed(store);
@@ -58,6 +62,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     closing: closing.signal,
     onFatal: opts.onFatal ?? (() => undefined),
     publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
+    relay,
   };
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
   const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir });

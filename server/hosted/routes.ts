@@ -13,6 +13,7 @@ import { pushChanges } from './push.js';
 import { pullChanges, pullPageJson } from './pull.js';
 import { streamSnapshot } from './snapshot.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
+import { relayRouter } from './relay-routes.js';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
@@ -115,5 +116,6 @@ export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
       res.end(data);
     }),
   );
+  router.use(relayRouter(h, limits));
   return router;
 }

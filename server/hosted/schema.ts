@@ -195,3 +195,31 @@ export const hostedMail = pgTable(
   },
   (t) => [uniqueIndex('hosted_mail_dedupe_idx').on(t.entityId, t.dedupeKey), index('hosted_mail_queue_idx').on(t.status, t.nextAttemptAt)],
 );
+
+/**
+ * Bundles the hosted relay submitted, one per chain and set of nullifiers: an identical bundle is
+ * answered with its job instead of a second submission. No client IP, quote or bundle content is
+ * kept here — only what a job's progress needs — so nothing links a spend to whoever sent it.
+ */
+export const relayJobs = pgTable(
+  'relay_jobs',
+  {
+    id: uuid('id').primaryKey(),
+    chain: text('chain').notNull(),
+    /** The bundle's nullifiers, lower-case, sorted, joined by ','. */
+    nullifierKey: text('nullifier_key').notNull(),
+    /** `submitting` while one process holds the bundle; then `submitted` → `confirmed` | `failed`. */
+    status: text('status', { enum: ['submitting', 'submitted', 'confirmed', 'failed'] }).notNull(),
+    token: text('token').notNull(),
+    /** The fee the pool pays the relayer (base units of `token`). */
+    fee: text('fee').notNull(),
+    userOpHash: text('user_op_hash'),
+    txHash: text('tx_hash'),
+    /** What the UserOperation cost the relayer (wei), once included. */
+    gasCost: text('gas_cost'),
+    error: text('error'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('relay_jobs_nullifiers_idx').on(t.chain, t.nullifierKey), index('relay_jobs_created_idx').on(t.createdAt)],
+);

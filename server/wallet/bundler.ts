@@ -65,10 +65,53 @@ export async function sendCalls(chain: ChainConfig, account: SmartAccount, calls
   }
 }
 
+/** A UserOperation simulated by the bundler (its gas estimate) and not yet signed or sent. */
+export interface PreparedOperation {
+  account: SmartAccount;
+  calls: Call[];
+  nonce: bigint;
+  gas: { callGasLimit: bigint; verificationGasLimit: bigint; preVerificationGas: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  /** The most it can cost its account: every gas limit at the max fee per gas (wei). */
+  maxCost: bigint;
+}
+
+/**
+ * Asks the bundler to simulate `calls` from `account` (eth_estimateUserOperationGas): a call that
+ * would revert is refused here (`Bundler rejection` with the pool's error), before any gas is spent.
+ */
+export async function prepareCalls(chain: ChainConfig, account: SmartAccount, calls: Call[]): Promise<PreparedOperation> {
+  const bundler = bundlerClientFor(chain, account);
+  try {
+    const nonce = await account.getNonce({ key: BigInt(bytesToHex(randomBytes(24))) });
+    const op = await bundler.prepareUserOperation({ account, nonce, calls: calls.map((c) => ({ to: c.to, data: c.data, value: c.value ?? 0n })) });
+    const gas = { callGasLimit: op.callGasLimit, verificationGasLimit: op.verificationGasLimit, preVerificationGas: op.preVerificationGas, maxFeePerGas: op.maxFeePerGas, maxPriorityFeePerGas: op.maxPriorityFeePerGas };
+    const { paymasterVerificationGasLimit, paymasterPostOpGasLimit } = op as { paymasterVerificationGasLimit?: bigint; paymasterPostOpGasLimit?: bigint };
+    const paymasterGas = (paymasterVerificationGasLimit ?? 0n) + (paymasterPostOpGasLimit ?? 0n);
+    const maxCost = (gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas + paymasterGas) * gas.maxFeePerGas;
+    return { account, calls, nonce, gas, maxCost };
+  } catch (err) {
+    if (isUnreachable(err)) throw new BundlerSubmissionFailedError(err instanceof BaseError ? err.shortMessage : String(err));
+    throw new BundlerRejectionError(rejectionReason(err));
+  }
+}
+
+/** Signs and sends a prepared UserOperation with the gas the bundler estimated; returns its hash. */
+export async function sendPrepared(chain: ChainConfig, op: PreparedOperation): Promise<Hex> {
+  const bundler = bundlerClientFor(chain, op.account);
+  try {
+    return await bundler.sendUserOperation({ account: op.account, nonce: op.nonce, calls: op.calls.map((c) => ({ to: c.to, data: c.data, value: c.value ?? 0n })), ...op.gas });
+  } catch (err) {
+    if (isUnreachable(err)) throw new BundlerSubmissionFailedError(err instanceof BaseError ? err.shortMessage : String(err));
+    throw new BundlerRejectionError(rejectionReason(err));
+  }
+}
+
 export interface UserOpOutcome {
   success: boolean;
   txHash: Hex;
   reason: string | null;
+  /** What the operation cost its account (wei). */
+  gasCost: bigint;
 }
 
 /** The receipt of a submitted UserOperation, or null while it is not yet included. */
@@ -76,7 +119,7 @@ export async function userOpOutcome(chain: ChainConfig, hash: Hex): Promise<User
   const bundler = bundlerClientFor(chain);
   try {
     const receipt = await bundler.getUserOperationReceipt({ hash });
-    return { success: receipt.success, txHash: receipt.receipt.transactionHash, reason: receipt.success ? null : (receipt.reason ?? 'reverted') };
+    return { success: receipt.success, txHash: receipt.receipt.transactionHash, reason: receipt.success ? null : (receipt.reason ?? 'reverted'), gasCost: receipt.actualGasCost };
   } catch {
     return null;
   }

@@ -8,8 +8,8 @@ import { planTransfer } from '../privacy/transaction.js';
 import { parseAmount, parseToken } from './amounts.js';
 import { requireChain } from './chains.js';
 import { loadEntityWallet } from './wallet-keys.js';
-import { relayerAccount } from './accounts.js';
-import { bundleDeadline, poolContext, proveTransaction, type ProvedTransaction } from './pool-tx.js';
+import { poolContext, proveTransaction, type ProvedTransaction } from './pool-tx.js';
+import { chooseRelay, type RelayChoice } from './hosted-relay.js';
 import { assertCoverable, spendableNotes } from './spendable.js';
 import { insertActivity } from './activity.js';
 
@@ -37,8 +37,10 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
   const pool = await poolContext(ctx, chain);
   const notes = spendableNotes(ctx, entityId, chain.name, token, wallet.keys);
   assertCoverable(notes, amount);
-  const relayer = await relayerAccount(ctx, chain);
-  const plan = planTransfer({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx), notes, to, relayer: relayer.address });
+  // A linked entity proves on its hosted relay's quote: the fee comes from its notes, on top of the amount.
+  const relay = await chooseRelay(ctx, entityId, chain, token);
+  assertCoverable(notes, amount + relay.fee);
+  const plan = planTransfer({ ctx: pool, keys: wallet.keys, token, amount, deadline: relay.deadline, notes, to, relayer: relay.relayer, fee: relay.fee });
   const proved = await proveTransaction(ctx, plan);
   const proofId = ctx.ids.next();
   ctx.db.transaction((tx) =>
@@ -56,11 +58,11 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
       commitments: proved.commitments,
     }),
   );
-  return { success: true as const, proofId, ...bundleOf(proved), chain: chain.name };
+  return { success: true as const, proofId, ...bundleOf(proved, relay), chain: chain.name };
 }
 
 /** The relay payload of a proved transaction: the spec's fields and the external data the proof binds. */
-export function bundleOf(proved: ProvedTransaction) {
+export function bundleOf(proved: ProvedTransaction, relay?: RelayChoice) {
   const ext = proved.plan.extData;
   return {
     proof: proved.proofHex,
@@ -75,5 +77,6 @@ export function bundleOf(proved: ProvedTransaction) {
     relayer: ext.relayer as string,
     fee: ext.fee.toString(),
     deadline: ext.deadline.toString(),
+    ...(relay?.quote ? { quote: relay.quote } : {}),
   };
 }

@@ -2,11 +2,12 @@
 // relay sees only proof data and ciphertexts. Before spending gas it checks that the root is
 // still one of the pool's last 100 and that no nullifier is spent. A bundle is keyed on its
 // nullifiers: relaying it again answers with the first submission instead of a second one.
+// A bundle built on a hosted relay's quote (a linked entity's, proved here) goes to that relay.
 import { and, eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { BadGatewayError, BadRequestError } from '../http/errors.js';
+import { BadGatewayError, BadRequestError, HttpError } from '../http/errors.js';
 import { decodeProof } from '../privacy/proof.js';
 import { encodeTransactCall, isKnownRoot, isNullifierSpent } from '../privacy/pool-client.js';
 import { requireChain, type ChainConfig } from './chains.js';
@@ -17,11 +18,17 @@ import { nullifierKey } from './activity.js';
 import { BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
 import { walletActivity, walletRelays } from './tables.js';
 import type { RelayPayload } from './schemas.js';
+import { linkedHostedUrl, submitToHosted } from './hosted-relay.js';
 
 export interface RelayResult {
   success: true;
   userOpHash: Hex;
   replayed: boolean;
+  /** Only for a bundle the hosted relay took (this install's answer keeps the spec's shape). */
+  via?: 'hosted';
+  jobId?: string;
+  relayer?: string;
+  fee?: string;
 }
 
 const inFlight = new WeakMap<Context, Map<string, Promise<RelayResult>>>();
@@ -29,6 +36,7 @@ const inFlight = new WeakMap<Context, Map<string, Promise<RelayResult>>>();
 export async function relayTransfer(ctx: Context, payload: RelayPayload): Promise<RelayResult> {
   const chain = requireChain(ctx, payload.chain);
   const key = nullifierKey(payload.nullifierHashes);
+  if (payload.quote) return relayThroughHosted(ctx, chain, payload, key);
   const earlier = ctx.db.select().from(walletRelays).where(and(eq(walletRelays.chain, chain.name), eq(walletRelays.nullifierKey, key))).get();
   if (earlier) return { success: true, userOpHash: earlier.userOpHash as Hex, replayed: true };
   let perCtx = inFlight.get(ctx);
@@ -91,6 +99,38 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
   return { success: true, userOpHash, replayed: false };
 }
 
+/**
+ * A bundle on a hosted relay's quote, proved on this install for a linked entity: submitted to
+ * that entity's hosted instance (the only URL this unauthenticated route will call). A bundle
+ * with a quote that was not proved here is refused: this install's relayer would pay its gas
+ * while the fee went to the hosted relayer.
+ */
+const HOPELESS = new Set(['Invalid Merkle root', 'Spent nullifier', 'Bundle expired: prove again', 'Unknown relay quote', 'Relay quote expired', 'Relay fee no longer covers gas']);
+
+async function relayThroughHosted(ctx: Context, chain: ChainConfig, payload: RelayPayload, key: string): Promise<RelayResult> {
+  const proved = ctx.db
+    .select({ entityId: walletActivity.entityId })
+    .from(walletActivity)
+    .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key)))
+    .get();
+  const url = proved ? linkedHostedUrl(ctx, proved.entityId) : null;
+  if (!url) throw new BadRequestError("This bundle was built on a hosted relay's quote: submit it to that relay");
+  let answer;
+  try {
+    answer = await submitToHosted(url, payload);
+  } catch (err) {
+    // A refusal that proving again is the only cure for shows in the history; an outage or a rate limit does not.
+    if (err instanceof HttpError && HOPELESS.has(err.message)) failLinkedActivity(ctx, chain, key, err.message);
+    throw err;
+  }
+  ctx.db
+    .update(walletActivity)
+    .set({ status: 'submitted', userOpHash: answer.userOpHash, updatedAt: nowIso(ctx) })
+    .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
+    .run();
+  return { success: true, userOpHash: answer.userOpHash, replayed: answer.replayed, via: 'hosted', jobId: answer.jobId, relayer: answer.relayer, fee: answer.fee };
+}
+
 /** A definitive refusal of a bundle proved on this install shows in its history row. */
 function failLinkedActivity(ctx: Context, chain: ChainConfig, key: string, error: string): void {
   ctx.db
@@ -101,7 +141,7 @@ function failLinkedActivity(ctx: Context, chain: ChainConfig, key: string, error
 }
 
 /** The checks the pool would make, done first so a doomed bundle costs no gas. */
-async function checkPoolState(chain: ChainConfig, payload: RelayPayload): Promise<void> {
+export async function checkPoolState(chain: ChainConfig, payload: Pick<RelayPayload, 'root' | 'nullifierHashes'>): Promise<void> {
   const client = publicClientFor(chain);
   let known: boolean;
   let spent: boolean[];

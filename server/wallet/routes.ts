@@ -108,11 +108,39 @@ export const walletRoutes: RouteDef[] = [
   ),
   route(
     {
+      method: 'get',
+      path: '/api/privacy/relay-quote',
+      summary: 'Which relayer a transfer would be built for, and its fee',
+      description:
+        "A linked entity relays through its hosted instance (the hosted relayer's quote: its fee is paid from the shielded funds, on top of the amount); an unlinked entity, or a token the hosted relay takes no fee in, uses this install's relayer (fee 0). prove-transfer and unshield fetch a fresh quote themselves.",
+      tags,
+      access: readPrivacy,
+      query: s.relayQuoteQuery,
+      response: s.relayChoiceSchema,
+      errors: { 502: 'Hosted relay unreachable', 503: E.notConfigured },
+    },
+    async ({ ctx, entityId, query }) => (await import('./relay-info.js')).previewRelay(ctx, entityId, query),
+  ),
+  route(
+    {
+      method: 'get',
+      path: '/api/privacy/relay-jobs/{jobId}',
+      summary: "Progress of a transfer the entity's hosted relay took (submitted → confirmed | failed)",
+      tags,
+      access: readPrivacy,
+      params: s.relayJobParams,
+      response: s.relayJobResponse,
+      errors: { 404: 'Unknown relay job', 502: 'Hosted relay unreachable' },
+    },
+    async ({ ctx, entityId, params }) => (await import('./relay-info.js')).getRelayJob(ctx, entityId, params.jobId),
+  ),
+  route(
+    {
       method: 'post',
       path: '/api/relay/transfer',
       summary: 'Anonymous relay of a proved transfer bundle',
       description:
-        'No authentication. Limited to 20 requests per minute per client IP (every request counts, valid or not). The relay sees only proof data and ciphertexts; a bundle is keyed on its nullifiers, so resubmitting it returns the first userOpHash (`replayed: true`).',
+        "No authentication. Limited to 20 requests per minute per client IP (every request counts, valid or not). The relay sees only proof data and ciphertexts; a bundle is keyed on its nullifiers, so resubmitting it returns the first userOpHash (`replayed: true`). A bundle that carries a hosted relay's `quote` (a linked entity's, proved on this install) is submitted to that entity's hosted instance, without credentials; the answer then names the relay job (`via: hosted`, `jobId`).",
       tags,
       access: 'public',
       // Invalid payloads must count against the rate limit too: the body is validated in the handler.

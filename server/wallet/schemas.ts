@@ -144,6 +144,14 @@ const extDataFields = {
   deadline: z.string().regex(/^[0-9]{1,20}$/).meta({ description: 'Addition: unix seconds after which the pool refuses the bundle' }),
 };
 
+/** What a bundle carries of the hosted relay's quote it was built on (its relayer, fee and deadline are the bundle's own). */
+export const relayQuoteProof = z
+  .object({
+    expiresAt: z.iso.datetime({ message: 'must be an ISO-8601 time' }),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte signature'),
+  })
+  .meta({ id: 'RelayQuoteProof', description: "Addition: the hosted relay's quote the bundle was built on (its expiry and the relayer's signature)" });
+
 export const proveTransferResponse = z
   .object({
     success: z.literal(true),
@@ -156,6 +164,7 @@ export const proveTransferResponse = z
     encryptedNotesSender: z.array(hex),
     chain: z.string(),
     ...extDataFields,
+    quote: relayQuoteProof.optional(),
   })
   .meta({
     id: 'TransferBundle',
@@ -173,7 +182,19 @@ export const unshieldBody = z
   })
   .meta({ id: 'UnshieldBody' });
 export const unshieldResponse = z
-  .object({ success: z.literal(true), proofId: z.uuid(), userOpHash: hex32, chain: z.string(), token: z.string(), amount: z.string(), recipient: addressString.meta({ description: 'Addition: where the funds go' }) })
+  .object({
+    success: z.literal(true),
+    proofId: z.uuid(),
+    userOpHash: hex32,
+    chain: z.string(),
+    token: z.string(),
+    amount: z.string(),
+    recipient: addressString.meta({ description: 'Addition: where the funds go' }),
+    via: z.enum(['hosted', 'own']).optional().meta({ description: 'Addition: the relay that submitted it' }),
+    jobId: z.string().optional().meta({ description: 'Addition (hosted relay): the relay job' }),
+    relayer: addressString.optional(),
+    fee: z.string().optional().meta({ description: 'Addition: the fee paid to the relayer from the shielded funds (base units)' }),
+  })
   .meta({ id: 'UnshieldResponse' });
 
 const MAX_NOTE_HEX = 2 + 2 * 1024;
@@ -187,13 +208,51 @@ export const relayBody = z
     encryptedNotesSender: z.array(hex.max(MAX_NOTE_HEX)).length(2),
     chain: chainField,
     ...extDataFields,
+    quote: relayQuoteProof.optional(),
   })
   .meta({ id: 'RelayTransferBody', description: 'The bundle prove-transfer returns, as it returned it.' });
 export type RelayPayload = z.output<typeof relayBody>;
 
 export const relayResponse = z
-  .object({ success: z.literal(true), userOpHash: hex32, replayed: z.boolean().meta({ description: 'true when this bundle (same nullifiers) was relayed before; the first userOpHash is returned' }) })
+  .object({
+    success: z.literal(true),
+    userOpHash: hex32,
+    replayed: z.boolean().meta({ description: 'true when this bundle (same nullifiers) was relayed before; the first userOpHash is returned' }),
+    via: z.enum(['hosted', 'own']).optional().meta({ description: "Addition: who submitted it — the entity's hosted relay (a linked entity's bundle) or this install's relayer" }),
+    jobId: z.string().optional().meta({ description: 'Addition (hosted relay): the relay job, for GET /api/privacy/relay-jobs/{jobId}' }),
+    relayer: addressString.optional().meta({ description: 'Addition: the relayer account the pool pays the fee to' }),
+    fee: z.string().optional().meta({ description: 'Addition: the fee paid to the relayer (base units)' }),
+  })
   .meta({ id: 'RelayTransferResponse' });
+
+export const relayChoiceSchema = z
+  .object({
+    via: z.enum(['hosted', 'own']).meta({ description: "`hosted`: the entity is linked and its hosted instance relays; `own`: this install's relayer" }),
+    chain: z.string(),
+    token: z.string(),
+    relayer: addressString,
+    fee: z.string().meta({ description: 'Paid from the shielded funds to the relayer, on top of the amount (base units)' }),
+    deadline: z.string(),
+    expiresAt: z.string().nullable().meta({ description: "The hosted relay's quote holds until then; null for this install's relayer" }),
+  })
+  .meta({ id: 'RelayChoice' });
+export const relayQuoteQuery = z.object({ entityId: uuid.optional(), chain: chainField, token: tokenField });
+export const relayJobParams = z.object({ jobId: z.uuid('must be a relay job id (UUID)') });
+export const relayJobResponse = z
+  .object({
+    id: z.string(),
+    chain: z.string(),
+    status: z.enum(['submitting', 'submitted', 'confirmed', 'failed']),
+    token: z.string(),
+    fee: z.string(),
+    userOpHash: z.string().nullable(),
+    txHash: z.string().nullable(),
+    gasCost: z.string().nullable(),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'RelayJob' });
 
 export const publicAccountsResponse = z
   .object({

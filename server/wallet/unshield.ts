@@ -10,8 +10,9 @@ import { planUnshield } from '../privacy/transaction.js';
 import { parseAmount, parseToken } from './amounts.js';
 import { requireChain } from './chains.js';
 import { loadEntityWallet } from './wallet-keys.js';
-import { entityAccount, relayerAccount } from './accounts.js';
-import { bundleDeadline, poolContext, proveTransaction } from './pool-tx.js';
+import { entityAccount } from './accounts.js';
+import { poolContext, proveTransaction } from './pool-tx.js';
+import { chooseRelay } from './hosted-relay.js';
 import { assertCoverable, spendableNotes } from './spendable.js';
 import { insertActivity } from './activity.js';
 import { bundleOf } from './prove-transfer.js';
@@ -43,8 +44,10 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
   assertCoverable(notes, amount);
   await pingBundler(chain);
   const recipient = explicitRecipient ?? (await entityAccount(ctx, chain, wallet)).address;
-  const relayer = await relayerAccount(ctx, chain);
-  const plan = planUnshield({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx), notes, recipient, relayer: relayer.address });
+  // A linked entity's withdrawal goes through its hosted relay too; the fee comes from its notes.
+  const relay = await chooseRelay(ctx, entityId, chain, token);
+  assertCoverable(notes, amount + relay.fee);
+  const plan = planUnshield({ ctx: pool, keys: wallet.keys, token, amount, deadline: relay.deadline, notes, recipient, relayer: relay.relayer, fee: relay.fee });
   const proved = await proveTransaction(ctx, plan);
   const proofId = ctx.ids.next();
   const activity = ctx.db.transaction((tx) =>
@@ -62,13 +65,14 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
       commitments: proved.commitments,
     }),
   );
-  let userOpHash: string;
+  let relayed: Awaited<ReturnType<typeof relayTransfer>>;
   try {
-    ({ userOpHash } = await relayTransfer(ctx, { ...bundleOf(proved), chain: chain.name }));
+    relayed = await relayTransfer(ctx, { ...bundleOf(proved, relay), chain: chain.name });
   } catch (err) {
     const error = err instanceof HttpError ? err.message : 'Submission failed';
     ctx.db.update(walletActivity).set({ status: 'failed', error, updatedAt: nowIso(ctx) }).where(eq(walletActivity.id, activity.id)).run();
     throw err;
   }
-  return { success: true as const, proofId, userOpHash, chain: chain.name, token, amount: amount.toString(), recipient };
+  const { userOpHash, via, jobId } = relayed;
+  return { success: true as const, proofId, userOpHash, chain: chain.name, token, amount: amount.toString(), recipient, ...(via ? { via, jobId, relayer: relay.relayer, fee: relay.fee.toString() } : {}) };
 }

@@ -3,6 +3,7 @@ import { Button, Card, CopyField, ErrorBanner, Spinner } from '../../ui/componen
 import { useAction, useAsync } from '../../ui/hooks';
 import { displayAmount, explainError } from './format';
 import { useQrCode } from './useQrCode';
+import type { RelayChoice } from './types';
 
 interface PublicAccounts {
   chain: string;
@@ -24,6 +25,9 @@ function Qr({ value, label }: { value: string; label: string }) {
  */
 export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () => void }) {
   const accounts = useAsync(() => api.get<PublicAccounts>('/api/privacy/accounts', { chain }), [chain]);
+  // A linked business relays through its hosted instance: this install's relayer is then a fallback.
+  const relay = useAsync(() => api.get<RelayChoice>('/api/privacy/relay-quote', { chain }).catch(() => null), [chain]);
+  const hosted = relay.data?.via === 'hosted' ? relay.data : null;
   const fund = useAction(async (target: 'account' | 'relayer') => {
     await api.post('/api/privacy/devnet-fund', { chain, target });
     await accounts.reload();
@@ -64,7 +68,13 @@ export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () 
       ) : (
         <div className="stack" style={{ gap: 16 }}>
           {row('account', 'Business account', 'Pays the network fees of shielding and holds the public funds you shield.')}
-          {row('relayer', 'Relayer', 'This install’s relayer pays the gas to submit private transfers and unshields.')}
+          {row(
+            'relayer',
+            'Relayer',
+            hosted
+              ? `Private transfers and unshields of ${a.nativeSymbol} go through the hosted relay (${hosted.relayer.slice(0, 8)}…), paid a fee from the shielded funds, so they are not tied to this business. This install’s relayer submits only tokens the hosted relay takes no fee in.`
+              : 'This install’s relayer pays the gas to submit private transfers and unshields.',
+          )}
         </div>
       )}
     </Card>

@@ -57,6 +57,7 @@ export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: Toke
                   <tr key={a.id} data-activity-kind={a.kind} data-activity-status={a.status}>
                     <td>
                       <Badge tone={KIND[a.kind].tone}>{KIND[a.kind].label}</Badge> <span data-activity-sentence>{sentence(a, `${displayAmount(a.amount, t?.decimals ?? null)} ${t ? tokenLabel(t) : short(a.token)}`)}</span>
+                      {a.fee && a.fee !== '0' && <span className="muted"> · relay fee {displayAmount(a.fee, t?.decimals ?? null)}</span>}
                     </td>
                     <td>
                       <Badge tone={STATUS[a.status].tone}>{STATUS[a.status].label}</Badge>

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../../api';
+import { api, ApiError } from '../../api';
 import { Button, Modal, Notice, SelectInput, TextInput } from '../../ui/components';
-import { displayAmount, explainError, short, toBaseUnits, tokenLabel } from './format';
-import type { TokenBalance, TransferBundle } from './types';
+import { displayAmount, explainError, REQUOTE_ERRORS, short, toBaseUnits, tokenLabel } from './format';
+import type { RelayAnswer, RelayChoice, RelayJob, TokenBalance, TransferBundle } from './types';
 
 export type TransferMode = 'shield' | 'send' | 'unshield';
 
@@ -10,7 +10,12 @@ const TITLES: Record<TransferMode, string> = { shield: 'Shield funds', send: 'Se
 const ACTIONS: Record<TransferMode, string> = { shield: 'Shield', send: 'Prove and send', unshield: 'Unshield' };
 const CONFIRMS: Record<TransferMode, string> = { shield: 'Confirm and shield', send: 'Confirm and send', unshield: 'Confirm and unshield' };
 
-type Phase = { step: 'form' } | { step: 'confirm'; base: string } | { step: 'proving'; since: number } | { step: 'relaying'; since: number; provedMs: number } | { step: 'done'; userOpHash: string; ms: number };
+type Phase =
+  | { step: 'form' }
+  | { step: 'confirm'; base: string }
+  | { step: 'proving'; since: number }
+  | { step: 'relaying'; since: number; provedMs: number }
+  | { step: 'done'; userOpHash: string; ms: number; jobId?: string };
 
 /** Elapsed time since `since`, refreshed ten times a second while shown. */
 function Elapsed({ since }: { since: number }) {
@@ -28,18 +33,36 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
   const [recipient, setRecipient] = useState('');
   const [phase, setPhase] = useState<Phase>({ step: 'form' });
   const [error, setError] = useState<string | null>(null);
+  /** Who relays a send or unshield and its fee, shown before confirming. */
+  const [relay, setRelay] = useState<RelayChoice | null>(null);
   const selected = tokens.find((t) => t.token === token);
   const busy = phase.step === 'proving' || phase.step === 'relaying';
 
-  /** The form is checked, then shown back for confirmation before anything is proved or sent. */
-  function review(e: FormEvent) {
+  /** The form is checked, then shown back for confirmation (with the relay's fee) before anything is proved or sent. */
+  async function review(e: FormEvent) {
     e.preventDefault();
     setError(null);
     const base = toBaseUnits(amount, selected?.decimals ?? null);
     if (!base) return setError('Enter an amount greater than zero.');
     if (mode === 'send' && !recipient.trim().startsWith('bzk1')) return setError('Enter the recipient’s shielded address (it starts with bzk1).');
     if (mode !== 'shield' && selected && BigInt(base) > BigInt(selected.amount)) return setError(`That is more than the ${displayAmount(selected.amount, selected.decimals)} ${tokenLabel(selected)} you hold shielded.`);
+    if (mode !== 'shield') {
+      try {
+        const quoted = await quoteRelay();
+        if (selected && BigInt(base) + BigInt(quoted.fee) > BigInt(selected.amount)) {
+          return setError(`With the relay’s fee of ${displayAmount(quoted.fee, selected.decimals)} ${tokenLabel(selected)} that is more than you hold shielded.`);
+        }
+      } catch (err) {
+        return setError(explainError(err));
+      }
+    }
     setPhase({ step: 'confirm', base });
+  }
+
+  async function quoteRelay(): Promise<RelayChoice> {
+    const quoted = await api.get<RelayChoice>('/api/privacy/relay-quote', { chain, token });
+    setRelay(quoted);
+    return quoted;
   }
 
   async function submit(base: string) {
@@ -48,20 +71,32 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
     setPhase({ step: 'proving', since: started });
     try {
       const common = { chain, token, amount: base };
-      let userOpHash: string;
+      let answer: RelayAnswer;
       if (mode === 'shield') {
-        userOpHash = (await api.post<{ userOpHash: string }>('/api/privacy/shield', common)).userOpHash;
+        answer = await api.post<RelayAnswer>('/api/privacy/shield', common);
       } else if (mode === 'unshield') {
-        userOpHash = (await api.post<{ userOpHash: string }>('/api/privacy/unshield', { ...common, ...(recipient.trim() ? { recipient: recipient.trim() } : {}) })).userOpHash;
+        answer = await api.post<RelayAnswer>('/api/privacy/unshield', { ...common, ...(recipient.trim() ? { recipient: recipient.trim() } : {}) });
       } else {
+        // prove-transfer builds the bundle on a fresh quote of the same relay: its relayer and fee are bound into the proof.
         const { success: _ok, proofId: _id, ...bundle } = await api.post<TransferBundle>('/api/privacy/prove-transfer', { ...common, recipientAddress: recipient.trim() });
+        setRelay((r) => (r ? { ...r, relayer: String(bundle.relayer), fee: String(bundle.fee) } : r));
         setPhase({ step: 'relaying', since: performance.now(), provedMs: performance.now() - started });
-        userOpHash = (await api.post<{ userOpHash: string }>('/api/relay/transfer', bundle)).userOpHash;
+        answer = await api.post<RelayAnswer>('/api/relay/transfer', bundle);
       }
-      setPhase({ step: 'done', userOpHash, ms: performance.now() - started });
+      setPhase({ step: 'done', userOpHash: answer.userOpHash, ms: performance.now() - started, jobId: answer.jobId });
       onDone();
     } catch (err) {
       setError(explainError(err));
+      // The relay's quote ran out or gas rose: show the new fee and let the person confirm again.
+      if (err instanceof ApiError && REQUOTE_ERRORS.has(err.message)) {
+        try {
+          await quoteRelay();
+          setPhase({ step: 'confirm', base });
+          return;
+        } catch {
+          // fall back to the form with the first error shown
+        }
+      }
       setPhase({ step: 'form' });
     }
   }
@@ -100,11 +135,13 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
             <span>
               UserOperation <code title={phase.userOpHash}>{short(phase.userOpHash, 10, 8)}</code>. The history below shows when it is confirmed.
             </span>
+            {relay && mode !== 'shield' && <RelayLine relay={relay} token={selected} />}
+            {phase.jobId && <RelayProgress jobId={phase.jobId} />}
           </div>
         </Notice>
       ) : (
-        <form id="wallet-transfer" className="form" onSubmit={review}>
-          {phase.step === 'confirm' && selected && <Confirmation mode={mode} base={phase.base} token={selected} recipient={recipient.trim()} />}
+        <form id="wallet-transfer" className="form" onSubmit={(e) => void review(e)}>
+          {phase.step === 'confirm' && selected && <Confirmation mode={mode} base={phase.base} token={selected} recipient={recipient.trim()} relay={mode === 'shield' ? null : relay} />}
           <SelectInput label="Token" value={token} onChange={(e) => setToken(e.target.value)} options={tokens.map((t) => ({ value: t.token, label: tokenLabel(t) }))} disabled={busy} />
           <div className="row" style={{ alignItems: 'flex-end' }}>
             <div style={{ flex: 1 }}>
@@ -148,11 +185,70 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
   );
 }
 
+/** Who relays and what it is paid. */
+function RelayLine({ relay, token }: { relay: RelayChoice; token: TokenBalance | undefined }) {
+  const fee = `${displayAmount(relay.fee, token?.decimals ?? null)} ${token ? tokenLabel(token) : ''}`.trim();
+  return (
+    <span data-testid="relay-line">
+      {relay.via === 'hosted' ? 'Hosted relay' : 'This install’s relayer'} <code title={relay.relayer}>{short(relay.relayer, 8, 6)}</code>
+      {relay.via === 'hosted' ? `, fee ${fee}` : ', no fee'}
+    </span>
+  );
+}
+
+const JOB_WORDS: Record<RelayJob['status'], string> = {
+  submitting: 'being submitted',
+  submitted: 'submitted, waiting to be included',
+  confirmed: 'included on chain',
+  failed: 'failed',
+};
+
+/** The hosted relay job's progress, asked for every two seconds until it settles. */
+function RelayProgress({ jobId }: { jobId: string }) {
+  const [job, setJob] = useState<RelayJob | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const look = async () => {
+      try {
+        const next = await api.get<RelayJob>(`/api/privacy/relay-jobs/${jobId}`);
+        if (stopped) return;
+        setJob(next);
+        setProblem(null);
+        if (next.status === 'confirmed' || next.status === 'failed') return;
+      } catch (err) {
+        if (!stopped) setProblem(explainError(err));
+      }
+      if (!stopped) timer = setTimeout(() => void look(), 2000);
+    };
+    void look();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [jobId]);
+  return (
+    <span role="status" data-testid="relay-job">
+      Relay job: {job ? JOB_WORDS[job.status] : 'asking the relay…'}
+      {job?.txHash && (
+        <>
+          {' '}
+          (transaction <code title={job.txHash}>{short(job.txHash, 10, 8)}</code>)
+        </>
+      )}
+      {job?.error && ` — ${job.error}`}
+      {problem && ` — ${problem}`}
+    </span>
+  );
+}
+
 /** What is about to happen, in words: amount, fee, recipient and what remains. */
-function Confirmation({ mode, base, token, recipient }: { mode: TransferMode; base: string; token: TokenBalance; recipient: string }) {
+function Confirmation({ mode, base, token, recipient, relay }: { mode: TransferMode; base: string; token: TokenBalance; recipient: string; relay: RelayChoice | null }) {
   const label = tokenLabel(token);
   const amount = `${displayAmount(base, token.decimals)} ${label}`;
-  const remaining = BigInt(token.amount) - BigInt(base);
+  const fee = relay ? BigInt(relay.fee) : 0n;
+  const remaining = BigInt(token.amount) - BigInt(base) - fee;
   return (
     <div className="stack" style={{ gap: 6 }} data-testid="transfer-confirmation" role="group" aria-label="Confirm the transfer">
       <Notice kind="info">
@@ -172,8 +268,15 @@ function Confirmation({ mode, base, token, recipient }: { mode: TransferMode; ba
             Fee:{' '}
             {mode === 'shield'
               ? 'the network fee is paid by the business account, on top of the amount.'
-              : 'none is taken from your shielded funds — this install’s relayer pays the gas.'}
+              : relay?.via === 'hosted'
+                ? `${displayAmount(relay.fee, token.decimals)} ${label} from your shielded funds, on top of the amount, to the hosted relay that submits it (so the transfer is not tied to this business).`
+                : 'none is taken from your shielded funds — this install’s relayer pays the gas.'}
           </span>
+          {relay && (
+            <span>
+              Relayer: <RelayLine relay={relay} token={token} />
+            </span>
+          )}
           {mode !== 'shield' && (
             <span>
               Shielded {label} after this: <strong>{displayAmount((remaining > 0n ? remaining : 0n).toString(), token.decimals)}</strong>

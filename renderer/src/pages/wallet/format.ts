@@ -40,7 +40,14 @@ const EXPLAIN: Record<string, string> = {
   'Invalid Merkle root': 'The proof is out of date: more than 100 transactions reached the pool since it was built. Send again to prove with a fresh root.',
   'Spent nullifier': 'These funds were already spent by another transaction.',
   'Prover timeout': 'Proving took too long and was stopped. Try again when the computer is less busy.',
+  'Relay quote expired': 'The relay’s fee quote expired before the transfer reached it. Review the new fee and confirm again.',
+  'Relay fee no longer covers gas': 'Network fees rose since the relay quoted. Review the new fee and confirm again.',
+  'Unknown relay quote': 'The relay did not recognise the fee quote this transfer was built on. Send again to build it on a fresh quote.',
+  'Hosted relay unreachable': 'The hosted relay could not be reached. Check the connection and try again.',
 };
+
+/** Failures that a fresh quote cures: the transfer is proved again on it once the person agrees to the new fee. */
+export const REQUOTE_ERRORS = new Set(['Relay quote expired', 'Relay fee no longer covers gas', 'Unknown relay quote']);
 
 /** ERC-4337 EntryPoint failure codes a person can act on, in plain words. */
 const ENTRY_POINT: [RegExp, string][] = [

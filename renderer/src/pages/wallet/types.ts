@@ -42,6 +42,8 @@ export interface Activity {
   chain: string;
   token: string;
   amount: string;
+  /** Paid to the relayer from the shielded funds, on top of the amount (base units). */
+  fee?: string;
   counterparty: string | null;
   proofId: string | null;
   userOpHash: string | null;
@@ -52,5 +54,37 @@ export interface Activity {
 }
 
 export type TransferBundle = Record<string, unknown> & { success: true; proofId: string; chain: string };
+
+/** Who would relay a transfer and for what fee (GET /api/privacy/relay-quote). */
+export interface RelayChoice {
+  /** `hosted`: the entity is linked and its hosted relay submits (fee from the shielded funds); `own`: this install's relayer pays the gas. */
+  via: 'hosted' | 'own';
+  chain: string;
+  token: string;
+  relayer: string;
+  fee: string;
+  deadline: string;
+  expiresAt: string | null;
+}
+
+/** What the relay answers for a submitted bundle. */
+export interface RelayAnswer {
+  userOpHash: string;
+  replayed?: boolean;
+  via?: 'hosted' | 'own';
+  jobId?: string;
+  relayer?: string;
+  fee?: string;
+}
+
+/** A hosted relay job's progress (GET /api/privacy/relay-jobs/{jobId}). */
+export interface RelayJob {
+  id: string;
+  status: 'submitting' | 'submitted' | 'confirmed' | 'failed';
+  fee: string;
+  userOpHash: string | null;
+  txHash: string | null;
+  error: string | null;
+}
 
 export const NATIVE = '0x0000000000000000000000000000000000000000';
