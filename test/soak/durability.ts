@@ -119,6 +119,7 @@ interface CycleLog {
   inFlight: number;
   notificationsStarted: number;
   assignedTicketsStarted: number;
+  customerRepliesToAssigned: number;
 }
 
 /**
@@ -127,6 +128,11 @@ interface CycleLog {
  */
 const MAX_NOTIFICATIONS = 40;
 const MAX_ASSIGNED_TICKETS = 40;
+/**
+ * A customer's reply on an assigned ticket notifies its assignee: such replies are kept within
+ * this many too, so the writers' notifications (MAX_NOTIFICATIONS) and these stay under one list.
+ */
+const MAX_CUSTOMER_REPLY_NOTIFICATIONS = 40;
 const NOTIFICATION_LIST_LIMIT = 100;
 
 const SCOPES = ['read:helpdesk', 'write:helpdesk', 'read:ledger', 'write:ledger', 'read:notifications', 'write:notifications', 'read:documents', 'write:documents'];
@@ -169,6 +175,7 @@ function newCycleLog(cycle: number, tenant: Tenant): CycleLog {
     inFlight: 0,
     notificationsStarted: 0,
     assignedTicketsStarted: 0,
+    customerRepliesToAssigned: 0,
   };
 }
 
@@ -328,7 +335,11 @@ async function runWriter(w: number, r: Rng, client: Client, log: CycleLog, stop:
       }
       case 'message': {
         const ticketId = r.pick(ticketIds());
-        const authorType = r.chance(0.3) ? 'customer' : 'agent';
+        let authorType: 'customer' | 'agent' = r.chance(0.3) ? 'customer' : 'agent';
+        if (authorType === 'customer' && log.tickets.get(ticketId)?.assignedTo) {
+          if (log.customerRepliesToAssigned >= MAX_CUSTOMER_REPLY_NOTIFICATIONS) authorType = 'agent';
+          else log.customerRepliesToAssigned++;
+        }
         const body: CreateMessage = { body: `${label} ${words(r, 8)}`, authorType, isInternal: authorType === 'agent' && r.chance(0.3) };
         const res = await send(log, stop, kind, () => client.post<TicketMessage>(`/api/helpdesk/tickets/${ticketId}/messages`, body));
         if (res) {
