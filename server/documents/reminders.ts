@@ -43,7 +43,8 @@ export function runAutoReminders(ctx: Context): number {
   const open = ctx.db
     .select()
     .from(signatureRequests)
-    .where(and(eq(signatureRequests.status, 'sent'), eq(signatureRequests.autoRemind, true)))
+    // Requests signed on the hosted pages are reminded from there, also while every device is offline.
+    .where(and(eq(signatureRequests.status, 'sent'), eq(signatureRequests.autoRemind, true), eq(signatureRequests.publicSigning, false)))
     .all();
   for (const r of open) {
     const due = signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).filter((s) => {

@@ -170,7 +170,7 @@ export const invitations = pgTable('invitations', {
 
 /**
  * Mail the hosted instance sends for entities while their devices may be offline: a signer's
- * invitation when their turn comes, everyone's signed copy when a request completes. A signing
+ * invitation when their turn comes, automatic reminders, everyone's signed copy when a request completes. A signing
  * link is made only when the mail goes out (`signerId` + kind), so no token is ever at rest here.
  */
 export const hostedMail = pgTable(
@@ -182,7 +182,7 @@ export const hostedMail = pgTable(
       .references(() => entities.id, { onDelete: 'cascade' }),
     /** One mail per purpose (`signed-copy:<request>:<signer>`): a push or a retry never queues it twice. */
     dedupeKey: text('dedupe_key').notNull(),
-    kind: text('kind', { enum: ['signing_invite', 'signed_copy'] }).notNull(),
+    kind: text('kind', { enum: ['signing_invite', 'signing_reminder', 'signed_copy'] }).notNull(),
     requestId: text('request_id').notNull(),
     signerId: text('signer_id').notNull(),
     status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),

@@ -3,7 +3,7 @@
 // signed copy. Queued in the transaction that makes it due (a push, a signature), sent by a loop
 // with bounded retries; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
 import crypto from 'node:crypto';
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
 import { sha256Hex } from '../auth/passwords.js';
@@ -14,8 +14,11 @@ import type { Change } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { readBlob } from './blobs.js';
-import { mirroredRow, mirroredRowsOfRequest, recordHostedChanges, type RowData } from './mirror.js';
-import { entities, hostedMail } from './schema.js';
+import { mirroredRow, mirroredRowsOfRequest, recordHostedChanges, type HostedChange } from './mirror.js';
+import { asRow, auditChanges, loadRequest } from './signing.js';
+import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
+import { AUTO_REMIND } from '../documents/request-schemas.js';
+import { entities, hostedMail, rows } from './schema.js';
 import type { HostedTx } from './store.js';
 
 export const MAX_HOSTED_MAIL_ATTEMPTS = 8;
@@ -23,12 +26,16 @@ const BATCH = 20;
 
 type MailKind = (typeof hostedMail.$inferSelect)['kind'];
 
-export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string }): Promise<void> {
+/** Queues a mail once per purpose; `nth` tells the reminders of one signer apart. Returns whether it was new. */
+export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string; nth?: number }): Promise<boolean> {
   const now = serverTime(h);
-  await tx
+  const { nth, ...row } = mail;
+  const inserted = await tx
     .insert(hostedMail)
-    .values({ id: uuidv7(), ...mail, dedupeKey: `${mail.kind}:${mail.requestId}:${mail.signerId}`, status: 'queued', nextAttemptAt: now, createdAt: now })
-    .onConflictDoNothing();
+    .values({ id: uuidv7(), ...row, dedupeKey: `${mail.kind}:${mail.requestId}:${mail.signerId}${nth ? `:${nth}` : ''}`, status: 'queued', nextAttemptAt: now, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: hostedMail.id });
+  return inserted.length > 0;
 }
 
 /**
@@ -55,6 +62,8 @@ export interface HostedMailer {
   wake(): void;
   /** One pass over what is due (tests drive it by hand). */
   sendDue(): Promise<{ sent: number; failed: number }>;
+  /** Queues the automatic reminders that are due (tests drive it by hand); how many. */
+  remindDue(): Promise<number>;
   close(): void;
 }
 
@@ -68,15 +77,30 @@ export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; fr
     transport ??= nodemailer.createTransport(opts.smtpUrl);
     return transport;
   };
-  const sendDue = () => (running ??= sendDueMail(h, { transport: transportOf, from: opts.from, publicUrl: opts.publicUrl }).finally(() => (running = null)));
-  const tick = () => void sendDue().catch((err: unknown) => h.log.warn({ err }, 'hosted mail'));
+  // One pass at a time; a pass asked for while one runs follows it, so it sees what was queued before it was asked for.
+  const sendDue = async (): Promise<{ sent: number; failed: number }> => {
+    while (running) await running.catch(() => undefined);
+    running = sendDueMail(h, { transport: transportOf, from: opts.from, publicUrl: opts.publicUrl }).finally(() => (running = null));
+    return running;
+  };
+  // The timer's passes do not queue up behind a slow one (an SMTP server that hangs): the next tick comes.
+  const tick = () => void (running ? undefined : sendDue().catch((err: unknown) => h.log.warn({ err }, 'hosted mail')));
   const timer = setInterval(tick, opts.intervalMs ?? 5_000);
   timer.unref();
+  const remindDue = async () => {
+    const queued = await queueDueReminders(h);
+    if (queued > 0) tick();
+    return queued;
+  };
+  const reminders = setInterval(() => void remindDue().catch((err: unknown) => h.log.warn({ err }, 'hosted reminders')), 15 * 60_000);
+  reminders.unref();
   return {
     wake: () => setImmediate(tick),
     sendDue,
+    remindDue,
     close: () => {
       clearInterval(timer);
+      clearInterval(reminders);
       transport?.close();
     },
   };
@@ -102,7 +126,7 @@ async function sendDueMail(h: HostedContext, opts: { transport: () => Promise<Tr
       .returning({ id: hostedMail.id });
     if (claimed.length === 0) continue;
     try {
-      const message = m.kind === 'signing_invite' ? await inviteMessage(h, m, opts.publicUrl) : await signedCopyMessage(h, m);
+      const message = m.kind === 'signed_copy' ? await signedCopyMessage(h, m) : await linkMessage(h, m, opts.publicUrl);
       if (!message) {
         await h.store.db.update(hostedMail).set({ status: 'failed', lastError: 'Not needed any more: the request or signer moved on' }).where(eq(hostedMail.id, m.id));
         continue;
@@ -133,31 +157,75 @@ function backoffMs(attempts: number): number {
 type MailRow = typeof hostedMail.$inferSelect;
 type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
 
-/** The sender's name as the desktop's mails give it. */
-async function senderOf(tx: HostedTx, entityId: string, r: RowData): Promise<string> {
-  if (typeof r.created_by_name === 'string' && r.created_by_name) return r.created_by_name;
+/**
+ * The next signer's invitation, or an automatic reminder. Their link is made now: a new token
+ * whose hash replaces the signer's (as a device sending a link it does not hold does), so no
+ * token is ever stored here. A reminder is recorded in the audit trail, as a device records it.
+ */
+async function linkMessage(h: HostedContext, m: MailRow, publicUrl: string | undefined): Promise<Message | null> {
+  if (!publicUrl) throw new Error('This hosted instance has no public URL (--public-url) to put in signing links');
+  const token = crypto.randomBytes(32).toString('base64url');
+  return recordHostedChanges(h, m.entityId, async (tx) => {
+    const l = await loadRequest(tx, m.entityId, m.requestId, m.signerId);
+    if (!l || l.r.status !== 'sent' || l.s.status !== 'pending' || !signersWhoseTurn(l.r, l.all).some((o) => o.id === l.s.id)) return { changes: [], result: null };
+    const now = serverTime(h);
+    const reminder = m.kind === 'signing_reminder';
+    const sender = l.r.createdByName ?? (await entityName(tx, m.entityId));
+    const content = signingMailContent(l.r, l.s, sender, reminder ? 'reminder' : 'invite', signingUrl(publicUrl, token));
+    const changes: HostedChange[] = [
+      { table: 'signers', rowId: l.s.id, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: l.s.sentAt ?? now, last_notified_at: now, ...(reminder ? { reminders_sent: l.s.remindersSent + 1 } : {}) } },
+      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: { type: 'system', id: null, name: 'Bureau' }, data: { automatic: true, signerIds: [l.s.id] } }) : []),
+    ];
+    return { changes, result: { to: l.s.email, ...content } };
+  });
+}
+
+async function entityName(tx: HostedTx, entityId: string): Promise<string> {
   const [e] = await tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId));
   return e?.name ?? 'Bureau';
 }
 
+const DAY = 86_400_000;
+/** Requests looked at per pass (the next pass, 15 minutes on, takes the rest). */
+const REMINDER_SCAN_LIMIT = 500;
+
 /**
- * The next signer's invitation. Their link is made now: a new token whose hash replaces the
- * signer's (as a device sending a link it does not hold does), so no token is ever stored here.
+ * The automatic reminders of requests signed on the public pages, on the devices' schedule
+ * (AUTO_REMIND: the first after 2 days, then every 3, at most 3), so signers are reminded while
+ * every device is offline. Devices leave these requests' automatic reminders to this instance.
  */
-async function inviteMessage(h: HostedContext, m: MailRow, publicUrl: string | undefined): Promise<Message | null> {
-  if (!publicUrl) throw new Error('This hosted instance has no public URL (--public-url) to put in signing links');
-  const token = crypto.randomBytes(32).toString('base64url');
-  return recordHostedChanges(h, m.entityId, async (tx) => {
-    const r = await mirroredRow(tx, m.entityId, 'signature_requests', m.requestId);
-    const s = await mirroredRow(tx, m.entityId, 'signers', m.signerId);
-    if (!r || !s || r.status !== 'sent' || s.status !== 'pending') return { changes: [], result: null };
-    const now = serverTime(h);
-    const content = signingMailContent({ title: String(r.title), message: String(r.message ?? ''), dueDate: (r.due_date as string | null) ?? null }, { name: String(s.name), role: s.role as never }, await senderOf(tx, m.entityId, r), 'invite', signingUrl(publicUrl, token));
-    return {
-      changes: [{ table: 'signers', rowId: m.signerId, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: now, last_notified_at: now } }],
-      result: { to: String(s.email), ...content },
-    };
-  });
+async function queueDueReminders(h: HostedContext): Promise<number> {
+  const now = h.clock.now().getTime();
+  const open = await h.store.db
+    .select({ entityId: rows.entityId, rowId: rows.rowId })
+    .from(rows)
+    .where(
+      and(
+        sql`${rows.tableName} = 'signature_requests'`,
+        sql`${rows.data} ->> 'status' = 'sent'`,
+        sql`(${rows.data} ->> 'public_signing')::int = 1`,
+        sql`(${rows.data} ->> 'auto_remind')::int = 1`,
+        sql`coalesce((${rows.data} ->> '_deleted')::int, 0) = 0`,
+      ),
+    )
+    .orderBy(asc(rows.seq))
+    .limit(REMINDER_SCAN_LIMIT);
+  let queued = 0;
+  for (const r of open) {
+    await h.store.db.transaction(async (tx) => {
+      const signerRows = await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId);
+      const request = await mirroredRow(tx, r.entityId, 'signature_requests', r.rowId);
+      if (!request) return;
+      const all = signerRows.map((d) => asRow<SignerRow>(d));
+      for (const s of signersWhoseTurn(asRow<RequestRow>(request), all)) {
+        if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
+        const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
+        if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
+        if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
+      }
+    });
+  }
+  return queued;
 }
 
 /** Everyone's signed copy, the sealed PDF attached. */

@@ -31,7 +31,7 @@ const BOOLEAN_COLUMNS = new Set(['required', 'auto_remind', 'public_signing']);
 const JSON_COLUMNS = new Set(['pages', 'data']);
 
 /** A mirrored row as the desktop's drizzle row: camelCase keys, booleans and JSON columns decoded. */
-function asRow<T>(data: RowData): T {
+export function asRow<T>(data: RowData): T {
   const out: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(data)) {
     if (column === '_deleted') continue;
@@ -43,7 +43,7 @@ function asRow<T>(data: RowData): T {
   return out as T;
 }
 
-interface Loaded {
+export interface Loaded {
   entityId: string;
   r: RequestRow;
   s: SignerRow;
@@ -57,11 +57,15 @@ interface Loaded {
 /** Everything a signing link shows, read inside `tx`. */
 async function load(tx: HostedTx, token: string): Promise<Loaded> {
   const found = await mirroredSignerByTokenHash(tx, sha256Hex(token));
-  if (!found) throw new UnknownSigningLinkError();
-  const { entityId } = found;
-  const s = asRow<SignerRow>(found.data);
-  const requestData = await mirroredRow(tx, entityId, 'signature_requests', s.requestId);
-  if (!requestData) throw new UnknownSigningLinkError();
+  const loaded = found && (await loadRequest(tx, found.entityId, String(found.data.request_id), String(found.data.id)));
+  if (!loaded) throw new UnknownSigningLinkError();
+  return loaded;
+}
+
+/** A request with one of its signers, as the signing rules see them, read inside `tx`; null when either is gone. */
+export async function loadRequest(tx: HostedTx, entityId: string, requestId: string, signerId: string): Promise<Loaded | null> {
+  const requestData = await mirroredRow(tx, entityId, 'signature_requests', requestId);
+  if (!requestData) return null;
   const r = asRow<RequestRow>(requestData);
   const docData = await mirroredRow(tx, entityId, 'documents', r.documentId);
   if (!docData) throw new NotFoundError('The document of this request is no longer available');
@@ -71,6 +75,8 @@ async function load(tx: HostedTx, token: string): Promise<Loaded> {
     mirroredRowsOfRequest(tx, entityId, 'signature_audit', r.id),
   ]);
   const all = signerRows.map((d) => asRow<SignerRow>(d)).sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  const s = all.find((o) => o.id === signerId);
+  if (!s) return null;
   const fields = fieldRows.map((d) => asRow<FieldRow>(d)).sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x || a.id.localeCompare(b.id));
   const last = auditRows.reduce<RowData | null>((best, e) => (!best || Number(e.seq) > Number(best.seq) ? e : best), null);
   return { entityId, r, s, all, fields, doc: asRow<DocumentView>(docData), head: last ? { seq: Number(last.seq), hash: String(last.hash) } : { seq: 0, hash: GENESIS_HASH } };
@@ -85,7 +91,7 @@ function signerActor(s: SignerRow): AuditActor {
  * and the request's move of its `audit_head` (guarded: an entry another writer appended first
  * refuses this one, so the chain stays one chain).
  */
-function auditChanges(h: HostedContext, l: Loaded, entry: { type: string; actor: AuditActor; client?: ClientInfo; data: Record<string, unknown> }, requestColumns: Record<string, unknown> = {}, expect: Record<string, unknown> = {}): HostedChange[] {
+export function auditChanges(h: HostedContext, l: Loaded, entry: { type: string; actor: AuditActor; client?: ClientInfo; data: Record<string, unknown> }, requestColumns: Record<string, unknown> = {}, expect: Record<string, unknown> = {}): HostedChange[] {
   const body = {
     id: h.ids.next(),
     entityId: l.entityId,

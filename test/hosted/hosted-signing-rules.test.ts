@@ -13,6 +13,9 @@ import { makeClient, startTestServer, type Client, type SessionClient, type Test
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { draftRequest, PNG_DATA_URL, signingToken } from '../integration/documents-helpers.js';
 import { startReceiver, type Receiver } from '../integration/webhooks-receiver.js';
+import { eq } from 'drizzle-orm';
+import { runAutoReminders } from '../../server/documents/reminders.js';
+import { signers as signersTable } from '../../server/documents/tables.js';
 
 /** The same rules on both stores of the hosted instance. */
 function signingRules(store: string, databaseUrl: () => Promise<string | undefined>) {
@@ -120,6 +123,30 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
       // The refused reminder is reported, not silently lost.
       const status = (await owner.get('/api/sync/status')).body;
       expect(JSON.stringify(status)).toMatch(/Changed elsewhere first/);
+    });
+
+    it('automatic reminders come from the hosted instance (also while every device is offline), with a new link; the device does not remind twice', async () => {
+      const { requestId, signers } = await sentRequest({ signers: [{ name: 'Jo Remind', email: 'jo.remind@example.com' }] });
+      // Three days pass since the invitation (written on the device and synced, as any edit).
+      const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+      device.ctx.db.update(signersTable).set({ lastNotifiedAt: threeDaysAgo }).where(eq(signersTable.id, signers[0].id)).run();
+      await sync();
+      expect(runAutoReminders(device.ctx)).toBe(0);
+      expect(await hosted.ctx.mail!.remindDue()).toBe(1);
+      expect(await hosted.ctx.mail!.remindDue()).toBe(0);
+      await hosted.ctx.mail!.sendDue();
+      const reminder = (await Promise.all(smtp.received.filter((m) => m.to.includes('jo.remind@example.com')).map((m) => simpleParser(m.raw)))).at(-1);
+      expect(reminder?.subject).toBe('Reminder: please sign "Services agreement"');
+      const link = new RegExp(`${hosted.url}/sign/([A-Za-z0-9_-]+)`).exec(reminder!.text ?? '');
+      expect((await pub.get(`/api/sign/${link![1]}`)).body.canSign).toBe(true);
+
+      await sync();
+      const detail = await owner.get(`${base}/${requestId}`);
+      expect(detail.body.signers[0].remindersSent).toBe(1);
+      expect(detail.body.auditLog.filter((e: { type: string; data: { automatic?: boolean } }) => e.type === 'reminded' && e.data.automatic)).toHaveLength(1);
+      expect((await owner.get(`${base}/${requestId}/audit-trail/verify`)).body.valid).toBe(true);
+      // The next one is due three days after this one, not now.
+      expect(await hosted.ctx.mail!.remindDue()).toBe(0);
     });
 
     it('a decline on the hosted pages declines the request everywhere; the other signer can no longer sign', async () => {
