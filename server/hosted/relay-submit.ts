@@ -9,6 +9,7 @@ import type { Hex } from 'viem';
 import { z } from 'zod';
 import { BadRequestError, ConflictError } from '../http/errors.js';
 import { relayBody } from '../wallet/schemas.js';
+import { assertRelayable } from '../wallet/errors.js';
 import type { ChainConfig } from '../wallet/chains.js';
 import type { HostedContext } from './context.js';
 import { requireRelayChain, type HostedRelay } from './relay-config.js';
@@ -41,8 +42,7 @@ export async function relayHostedTransfer(h: HostedContext, body: TransferBody):
   const earlier = await settledJob(h, chain.name, key);
   if (earlier) return answer(earlier, relayer, true);
 
-  if (BigInt(body.extAmount) > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
-  if (BigInt(body.deadline) < BigInt(Math.floor(h.clock.now().getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
+  assertRelayable(body, h.clock.now());
   // The pool's verdict first: a bundle whose root aged out or whose notes are spent is hopeless whatever its quote.
   const { checkPoolState } = await import('../wallet/relay.js');
   await checkPoolState(chain, body);

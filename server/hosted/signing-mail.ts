@@ -197,7 +197,7 @@ const REMINDER_SCAN_LIMIT = 500;
 async function queueDueReminders(h: HostedContext): Promise<number> {
   const now = h.clock.now().getTime();
   const open = await h.store.db
-    .select({ entityId: rows.entityId, rowId: rows.rowId })
+    .select({ entityId: rows.entityId, rowId: rows.rowId, data: rows.data })
     .from(rows)
     .where(
       and(
@@ -213,11 +213,8 @@ async function queueDueReminders(h: HostedContext): Promise<number> {
   let queued = 0;
   for (const r of open) {
     await h.store.db.transaction(async (tx) => {
-      const signerRows = await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId);
-      const request = await mirroredRow(tx, r.entityId, 'signature_requests', r.rowId);
-      if (!request) return;
-      const all = signerRows.map((d) => asRow<SignerRow>(d));
-      for (const s of signersWhoseTurn(asRow<RequestRow>(request), all)) {
+      const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>(d));
+      for (const s of signersWhoseTurn(asRow<RequestRow>(r.data), all)) {
         if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
         const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
         if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;

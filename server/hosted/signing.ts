@@ -127,23 +127,25 @@ export function auditChanges(h: HostedContext, l: Loaded, entry: { type: string;
 const view = (l: Loaded) => signingView(l.r, l.s, l.doc, l.all, l.fields);
 
 /**
- * A sent request past its due date expires here as on a device (a guarded transition and an
- * audit entry), so an overdue link can no longer be signed while the devices are offline.
+ * What the link shows now. A sent request past its due date expires here first, as on a device
+ * (a guarded transition and an audit entry), so an overdue link can no longer be signed while the
+ * devices are offline.
  */
-async function expireIfOverdue(h: HostedContext, token: string): Promise<void> {
+async function loadCurrent(h: HostedContext, token: string): Promise<Loaded> {
   const l = await h.store.db.transaction((tx) => load(tx, token));
-  if (l.r.status !== 'sent' || !l.r.dueDate || l.r.dueDate > serverTime(h)) return;
-  await recordHostedChanges(h, l.entityId, async (tx) => {
+  if (l.r.status !== 'sent' || !l.r.dueDate || l.r.dueDate > serverTime(h)) return l;
+  return recordHostedChanges(h, l.entityId, async (tx) => {
     const now = await load(tx, token);
-    if (now.r.status !== 'sent') return { changes: [], result: undefined };
-    return { changes: auditChanges(h, now, { type: 'expired', actor: { type: 'system', id: null, name: 'Bureau' }, data: { dueDate: now.r.dueDate } }, { status: 'expired', expired_at: serverTime(h) }, { status: 'sent' }), result: undefined };
+    if (now.r.status !== 'sent') return { changes: [], result: now };
+    const expiredAt = serverTime(h);
+    const changes = auditChanges(h, now, { type: 'expired', actor: { type: 'system', id: null, name: 'Bureau' }, data: { dueDate: now.r.dueDate } }, { status: 'expired', expired_at: expiredAt }, { status: 'sent' });
+    return { changes, result: { ...now, r: { ...now.r, status: 'expired', expiredAt } } };
   });
 }
 
 /** What the signer sees; their first open is recorded as `viewed` (time, IP, user agent). */
 export async function viewAsSigner(h: HostedContext, token: string, client: ClientInfo) {
-  await expireIfOverdue(h, token);
-  const first = await h.store.db.transaction((tx) => load(tx, token));
+  const first = await loadCurrent(h, token);
   if (first.r.status !== 'sent' || first.s.viewedAt) return view(first);
   return recordHostedChanges(h, first.entityId, async (tx) => {
     const l = await load(tx, token);
@@ -159,8 +161,7 @@ export async function viewAsSigner(h: HostedContext, token: string, client: Clie
 
 /** Signs (fills the signer's fields) or declines. The last signature leaves completion to an owner's device. */
 export async function submitSigning(h: HostedContext, token: string, body: z.output<typeof signBody>, client: ClientInfo) {
-  await expireIfOverdue(h, token);
-  const first = await h.store.db.transaction((tx) => load(tx, token));
+  const first = await loadCurrent(h, token);
   const invited = await recordHostedChanges(h, first.entityId, async (tx) => {
     const l = await load(tx, token);
     assertCanAct(l.r, l.s);

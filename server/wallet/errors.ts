@@ -61,3 +61,9 @@ export const WALLET_ERROR_DOCS = {
   invalidRoot: 'Invalid Merkle root (409): more than 100 insertions since the proof; prove again',
   spentNullifier: 'Spent nullifier (409): a nullifier of the bundle is already spent (double spend)',
 } as const;
+
+/** What every relay (this install's and the hosted one) refuses before looking at the chain: a deposit, or a bundle past its deadline. */
+export function assertRelayable(bundle: { extAmount: string; deadline: string }, now: Date): void {
+  if (BigInt(bundle.extAmount) > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
+  if (BigInt(bundle.deadline) < BigInt(Math.floor(now.getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
+}

@@ -15,7 +15,7 @@ import { publicClientFor } from './clients.js';
 import { relayerAccount } from './accounts.js';
 import { sendCalls } from './bundler.js';
 import { nullifierKey } from './activity.js';
-import { BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
+import { assertRelayable, BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
 import { walletActivity, walletRelays } from './tables.js';
 import type { RelayPayload } from './schemas.js';
 import { linkedHostedUrl, submitToHosted } from './hosted-relay.js';
@@ -53,9 +53,7 @@ export async function relayTransfer(ctx: Context, payload: RelayPayload): Promis
 }
 
 async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayload, key: string): Promise<RelayResult> {
-  const extAmount = BigInt(payload.extAmount);
-  if (extAmount > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
-  if (BigInt(payload.deadline) < BigInt(Math.floor(ctx.clock.now().getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
+  assertRelayable(payload, ctx.clock.now());
   if (new Set(payload.nullifierHashes.map((n) => n.toLowerCase())).size !== payload.nullifierHashes.length) throw new BadRequestError('nullifierHashes must differ');
   try {
     await checkPoolState(chain, payload);
@@ -74,7 +72,7 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
     extData: {
       token: payload.token as Hex,
       recipient: payload.recipient as Hex,
-      extAmount,
+      extAmount: BigInt(payload.extAmount),
       relayer: payload.relayer as Hex,
       fee: BigInt(payload.fee),
       deadline: BigInt(payload.deadline),
