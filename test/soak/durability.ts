@@ -127,12 +127,12 @@ interface CycleLog {
  * assigned ticket: these caps keep every notification of a cycle's entity readable via the API.
  */
 const MAX_NOTIFICATIONS = 40;
-const MAX_ASSIGNED_TICKETS = 40;
+const MAX_ASSIGNED_TICKETS = 30;
 /**
- * A customer's reply on an assigned ticket notifies its assignee: such replies are kept within
- * this many too, so the writers' notifications (MAX_NOTIFICATIONS) and these stay under one list.
+ * A customer's reply on an assigned ticket notifies its assignee too. The three caps together
+ * (40 + 30 + 25 = 95) stay under the list's 100.
  */
-const MAX_CUSTOMER_REPLY_NOTIFICATIONS = 40;
+const MAX_CUSTOMER_REPLY_NOTIFICATIONS = 25;
 const NOTIFICATION_LIST_LIMIT = 100;
 
 const SCOPES = ['read:helpdesk', 'write:helpdesk', 'read:ledger', 'write:ledger', 'read:notifications', 'write:notifications', 'read:documents', 'write:documents'];
