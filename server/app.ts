@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Context } from './context.js';
@@ -8,12 +9,13 @@ import { errorHandler, NotFoundError } from './http/errors.js';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
 import { expressPath, route, runRoute, type RouteDef } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
+import { createDirectDispatch } from './http/direct.js';
 import { VERSION } from './version.js';
 import { z } from 'zod';
 
 const coreRoutes: RouteDef[] = [
   route(
-    { method: 'get', path: '/api/health', summary: 'Liveness and version', tags: ['Meta'], access: 'public', response: z.object({ status: z.literal('ok'), version: z.string() }) },
+    { method: 'get', path: '/api/health', summary: 'Liveness and version', tags: ['Meta'], access: 'public', response: z.object({ status: z.literal('ok'), version: z.string() }), direct: true },
     () => ({ status: 'ok' as const, version: VERSION }),
   ),
 ];
@@ -40,8 +42,21 @@ export function allRoutes(): RouteDef[] {
   return [...coreRoutes, ...modules.flatMap((m) => m.routes)];
 }
 
+/**
+ * What the HTTP server runs for each request: the direct dispatcher for the hottest routes
+ * (server/http/direct.ts), the Express app for everything else.
+ */
+export function createRequestListener(ctx: Context): RequestListener {
+  const jsonBody = express.json({ limit: ctx.config.jsonLimit });
+  const app = createApp(ctx, jsonBody);
+  const direct = createDirectDispatch(ctx, app, allRoutes(), jsonBody);
+  return (req, res) => {
+    if (!direct(req, res)) app(req, res);
+  };
+}
+
 /** The Express app: guards, credentials, every module's routes, the UI, and errors as JSON. */
-export function createApp(ctx: Context): Express {
+export function createApp(ctx: Context, jsonBody: RequestHandler = express.json({ limit: ctx.config.jsonLimit })): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -49,7 +64,7 @@ export function createApp(ctx: Context): Express {
   app.use(hostGuard(ctx.config.allowedHosts));
   app.use(securityHeaders());
   app.use(originGuard());
-  app.use('/api', express.json({ limit: ctx.config.jsonLimit }));
+  app.use('/api', jsonBody);
   app.use('/api', authenticate(ctx));
 
   const routes = allRoutes();

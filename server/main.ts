@@ -1,6 +1,7 @@
 import { checkChainsFile } from './wallet/chains.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type DestinationStream } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
@@ -11,7 +12,7 @@ import { createFileSecretBox, type SecretBox } from './secrets.js';
 import { createBlobStore } from './blobs/store.js';
 import { createEventBus } from './events/bus.js';
 import { createLoops } from './loops.js';
-import { createApp } from './app.js';
+import { createRequestListener } from './app.js';
 import { modules } from './modules.js';
 
 export interface StartOptions extends Partial<ConfigInput> {
@@ -61,12 +62,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   for (const m of modules) m.start?.(ctx);
   ctx.loops.add('outbox', 250, () => void ctx.events.drain());
 
-  const app = createApp(ctx);
   let server: import('node:http').Server;
   try {
     server = await new Promise<import('node:http').Server>((resolve, reject) => {
-      // Express 5 hands listen errors (EADDRINUSE, …) to this callback.
-      const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+      const s = http.createServer(createRequestListener(ctx));
+      s.once('error', reject); // EADDRINUSE, …
+      s.listen(config.port, config.host, () => {
+        s.off('error', reject);
+        resolve(s);
+      });
     });
   } catch (err) {
     await ctx.loops.stop();

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
@@ -24,27 +25,25 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A bad API key fails at once (401); a stale cookie is simply ignored.
  */
 export function authenticate(ctx: Context): RequestHandler {
-  return (req, res, next) => {
-    const r = req as typeof req & { auth: Auth | null };
-    r.auth = null;
-    const header = req.get('authorization');
-    if (header) {
-      const m = /^Bearer\s+(\S+)$/i.exec(header);
-      if (!m || !m[1].startsWith('ak_')) return next(new UnauthorizedError('Invalid authorization header'));
-      r.auth = authenticateApiKey(ctx, m[1]);
-      return next();
-    }
-    const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (token) {
-      const session = findSession(ctx, token);
-      if (session) {
-        // Cookie-authenticated writes must come from our own pages (CSRF).
-        if (!SAFE_METHODS.has(req.method) && !req.get('origin')) return next(new ForbiddenError('Origin header required'));
-        r.auth = session;
-      }
-    }
+  return (req, _res, next) => {
+    (req as typeof req & { auth: Auth | null }).auth = credentialsOf(ctx, req.method, req.headers);
     next();
   };
+}
+
+/** The request's credentials, or null for none; throws the 401/403 a bad credential gets. */
+export function credentialsOf(ctx: Context, method: string, headers: IncomingHttpHeaders): Auth | null {
+  const header = headers.authorization;
+  if (header) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m || !m[1].startsWith('ak_')) throw new UnauthorizedError('Invalid authorization header');
+    return authenticateApiKey(ctx, m[1]);
+  }
+  const token = readCookie(headers.cookie, SESSION_COOKIE);
+  const session = token ? findSession(ctx, token) : null;
+  // Cookie-authenticated writes must come from our own pages (CSRF).
+  if (session && !SAFE_METHODS.has(method) && !headers.origin) throw new ForbiddenError('Origin header required');
+  return session;
 }
 
 type ApiKeyRow = { id: string; entityId: string; name: string; prefix: string; scopes: string; lastUsedAt: string | null; expiresAt: string | null; revokedAt: string | null };

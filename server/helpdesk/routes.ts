@@ -23,6 +23,7 @@ export const helpdeskRoutes: RouteDef[] = [
       access: view,
       query: s.listTicketsQuery,
       response: z.array(s.ticketSchema),
+      direct: true,
     },
     ({ ctx, entityId, query, res }) => {
       const page = listTickets(ctx, entityId, query);

@@ -1,10 +1,9 @@
-import type { Request } from 'express';
 import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Auth } from '../auth/authenticate.js';
 import { roleAllows, type Role } from '../auth/permissions.js';
-import type { EntityAccess } from './route.js';
+import type { EntityAccess, RouteRequest } from './route.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.js';
 
 /** The optional `entityId` field of a QBH route's query or body schema (documented once). */
@@ -19,11 +18,13 @@ export type EntitySource = 'Q' | 'QB' | 'QBH';
 
 const uuid = z.uuid();
 
-export function readEntityId(req: Request, source: EntitySource, allowHeader: boolean): string | undefined {
+type RequestParts = Pick<RouteRequest, 'params' | 'query' | 'body' | 'header'>;
+
+export function readEntityId(req: RequestParts, source: EntitySource, allowHeader: boolean): string | undefined {
   // A path segment named entityId (e.g. /api/entities/{entityId}/members) always counts.
-  const candidates: unknown[] = [req.params?.entityId, req.query.entityId];
+  const candidates: unknown[] = [req.params?.entityId, isObject(req.query) ? req.query.entityId : undefined];
   if (source !== 'Q') candidates.push(isObject(req.body) ? req.body.entityId : undefined);
-  if (source === 'QBH' || allowHeader) candidates.push(req.get('x-entity-id'));
+  if (source === 'QBH' || allowHeader) candidates.push(req.header('x-entity-id'));
   const given = candidates.filter((v) => v !== undefined && v !== '');
   if (given.some((v) => typeof v !== 'string')) throw new BadRequestError('entityId must be a string');
   const distinct = [...new Set(given as string[])];
@@ -32,7 +33,7 @@ export function readEntityId(req: Request, source: EntitySource, allowHeader: bo
 }
 
 /** Authorizes the request for one entity and returns its id; every failure is an HttpError. */
-export function resolveEntityAccess(ctx: Context, req: Request, auth: Auth | null, access: EntityAccess): string {
+export function resolveEntityAccess(ctx: Context, req: RequestParts, auth: Auth | null, access: EntityAccess): string {
   if (!auth) throw new UnauthorizedError();
   const entityId = readEntityId(req, access.entity, auth.kind === 'session');
   if (!entityId) throw new BadRequestError('entityId required');

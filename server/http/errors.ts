@@ -137,39 +137,37 @@ function upstreamOf(err: unknown): [number, string] | null {
   return null;
 }
 
-/** The one place where failures become HTTP responses. */
+/** The one place where failures become HTTP responses: the status, headers and JSON body of one. */
+export function errorResponse(log: Logger, err: unknown, method: string, path: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+  if (err instanceof HttpError) return { status: err.status, headers: err.headers, body: errorBody(err.message, err.details) };
+  if (err instanceof ZodError) return { status: 400, headers: {}, body: errorBody(zodMessage(err), zodDetails(err)) };
+  const status = clientStatusOf(err);
+  if (status !== null) {
+    const { type, code, expose, message } = err as { type?: string; code?: unknown; expose?: boolean; message?: string };
+    const undecodable = typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR_ZSTD)/.test(code);
+    const text = undecodable
+      ? 'Request body could not be decoded with its Content-Encoding'
+      : ((type && bodyErrorMessages[type]) ?? (expose && message ? clip(message) : `Request refused (${status})`));
+    return { status, headers: {}, body: { error: text } };
+  }
+  const upstream = upstreamOf(err);
+  if (upstream) {
+    log.warn({ err, method, path }, 'upstream failure');
+    return { status: upstream[0], headers: {}, body: { error: upstream[1] } };
+  }
+  log.error({ err, method, path }, 'unhandled error');
+  return { status: 500, headers: {}, body: { error: 'Internal server error' } };
+}
+
+/** Express's error middleware: every failure answered as `errorResponse` says. */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) {
       log.error({ err, path: req.path }, 'error after response started');
       return;
     }
-    if (err instanceof HttpError) {
-      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      res.status(err.status).json(errorBody(err.message, err.details));
-      return;
-    }
-    if (err instanceof ZodError) {
-      res.status(400).json(errorBody(zodMessage(err), zodDetails(err)));
-      return;
-    }
-    const status = clientStatusOf(err);
-    if (status !== null) {
-      const { type, code, expose, message } = err as { type?: string; code?: unknown; expose?: boolean; message?: string };
-      const undecodable = typeof code === 'string' && /^(Z_|ERR_BROTLI|ERR_ZSTD)/.test(code);
-      const text = undecodable
-        ? 'Request body could not be decoded with its Content-Encoding'
-        : ((type && bodyErrorMessages[type]) ?? (expose && message ? clip(message) : `Request refused (${status})`));
-      res.status(status).json({ error: text });
-      return;
-    }
-    const upstream = upstreamOf(err);
-    if (upstream) {
-      log.warn({ err, method: req.method, path: req.path }, 'upstream failure');
-      res.status(upstream[0]).json({ error: upstream[1] });
-      return;
-    }
-    log.error({ err, method: req.method, path: req.path }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error' });
+    const { status, headers, body } = errorResponse(log, err, req.method, req.path);
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.status(status).json(body);
   };
 }

@@ -5,6 +5,7 @@ import type { Permission, Scope } from '../auth/permissions.js';
 import type { Auth } from '../auth/authenticate.js';
 import { resolveEntityAccess, type EntitySource } from './entity-scope.js';
 import { UnauthorizedError } from './errors.js';
+import { writeJson, type EtagFn } from './write-json.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -41,6 +42,12 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   produces?: string;
   /** Error statuses this route can return besides the common ones, with what they mean. */
   errors?: Record<number, string>;
+  /**
+   * Answered by the direct dispatcher (server/http/direct.ts) without Express: for the hottest
+   * routes only. Their handler uses the RouteContext fields, `setStatus` and `res.setHeader`
+   * (`req`/`res` are then Node's own objects, not Express's).
+   */
+  direct?: true;
 }
 
 export interface RouteContext<P, Q, B> {
@@ -55,6 +62,8 @@ export interface RouteContext<P, Q, B> {
   entityId: string;
   ip: string;
   userAgent: string | null;
+  /** Answers with this status instead of the spec's success status (e.g. 200 for a replay). */
+  setStatus(status: number): void;
 }
 
 export interface RouteDef {
@@ -74,27 +83,41 @@ export function route<
   return { spec, handle } as unknown as RouteDef;
 }
 
-/** Runs a route: authenticate per access, validate input, call the handler, send JSON. */
-export async function runRoute(def: RouteDef, ctx: Context, req: Request, res: Response): Promise<void> {
+/** What runRoute needs of a request, from Express or from the direct dispatcher. */
+export interface RouteRequest {
+  req: Request;
+  res: Response;
+  auth: Auth | null;
+  params: Record<string, unknown>;
+  query: unknown;
+  body: unknown;
+  header(name: string): string | undefined;
+  ip(): string;
+}
+
+/**
+ * Runs a route: authorizes per access, validates input and calls the handler. Returns the
+ * success status and result (undefined: no body), or null when the handler answered itself.
+ */
+export async function executeRoute(def: RouteDef, ctx: Context, r: RouteRequest): Promise<{ status: number; result: unknown } | null> {
   const { spec } = def;
-  // Express 5 parses the query string again on every read of req.query: parse it once here.
-  Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
-  const auth = (req as Request & { auth?: Auth | null }).auth ?? null;
+  const { auth } = r;
   let entityId = '';
   if (spec.access === 'user') {
     if (!auth) throw new UnauthorizedError();
   } else if (spec.access === 'session') {
     if (!auth || auth.kind !== 'session') throw new UnauthorizedError('A signed-in session is required');
   } else if (spec.access !== 'public') {
-    entityId = resolveEntityAccess(ctx, req, auth, spec.access);
+    entityId = resolveEntityAccess(ctx, r, auth, spec.access);
   }
-  const params = spec.params ? spec.params.parse(req.params) : undefined;
-  const query = spec.query ? spec.query.parse(req.query) : undefined;
-  const body = spec.body ? spec.body.parse(req.body ?? {}) : undefined;
+  const params = spec.params ? spec.params.parse(r.params) : undefined;
+  const query = spec.query ? spec.query.parse(r.query) : undefined;
+  const body = spec.body ? spec.body.parse(r.body ?? {}) : undefined;
+  let status = spec.status ?? 200;
   const result = await def.handle({
     ctx,
-    req,
-    res,
+    req: r.req,
+    res: r.res,
     params,
     query,
     body,
@@ -102,50 +125,48 @@ export async function runRoute(def: RouteDef, ctx: Context, req: Request, res: R
     entityId,
     // Read on use: resolving the client address (trust proxy) is work most handlers never need.
     get ip() {
-      return req.ip ?? req.socket.remoteAddress ?? '';
+      return r.ip();
     },
     get userAgent() {
-      return req.get('user-agent') ?? null;
+      return r.header('user-agent') ?? null;
+    },
+    setStatus(s) {
+      status = s;
     },
   });
-  if (res.headersSent || res.writableEnded) return;
-  if (result === undefined) {
-    res.status(spec.status ?? 204).end();
-    return;
-  }
-  sendJson(req, res, spec.status ?? 200, result);
+  if (r.res.headersSent || r.res.writableEnded) return null;
+  return result === undefined ? { status: spec.status ?? 204, result } : { status, result };
 }
 
-/**
- * `res.status(status).json(result)` as Express answers it (the app sets no JSON replacer, spaces
- * or escaping): `application/json; charset=utf-8`, Content-Length, the app's ETag, 304 when the
- * request is fresh, no body for HEAD; without Express's per-response settings lookups and
- * Content-Type parsing, and the body stays one string (Node sends it with the headers).
- * Anything unusual (a handler's own Content-Type or Transfer-Encoding, 204/205) goes to Express.
- */
+/** Runs a route for Express: the request as Express parsed it, the answer as JSON. */
+export async function runRoute(def: RouteDef, ctx: Context, req: Request, res: Response): Promise<void> {
+  // Express 5 parses the query string again on every read of req.query: parse it once here.
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
+  const answer = await executeRoute(def, ctx, {
+    req,
+    res,
+    auth: (req as Request & { auth?: Auth | null }).auth ?? null,
+    params: req.params,
+    query: req.query,
+    body: req.body,
+    header: (name) => req.get(name),
+    ip: () => req.ip ?? req.socket.remoteAddress ?? '',
+  });
+  if (!answer) return;
+  if (answer.result === undefined) {
+    res.status(answer.status).end();
+    return;
+  }
+  sendJson(req, res, answer.status, answer.result);
+}
+
+/** Express answers what `writeJson` does not: a handler's own Content-Type or Transfer-Encoding, 204/205. */
 function sendJson(req: Request, res: Response, status: number, result: unknown): void {
   if (status === 204 || status === 205 || res.getHeader('content-type') !== undefined || res.getHeader('transfer-encoding') !== undefined) {
     res.status(status).json(result);
     return;
   }
-  const json = JSON.stringify(result);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  const etagFn = req.app.get('etag fn') as ((body: string, encoding: BufferEncoding) => string | undefined) | undefined;
-  if (typeof etagFn === 'function' && res.getHeader('etag') === undefined) {
-    const tag = etagFn(json, 'utf8');
-    if (tag) res.setHeader('ETag', tag);
-  }
-  if (req.fresh) {
-    res.statusCode = 304;
-    res.removeHeader('Content-Type');
-    res.removeHeader('Content-Length');
-    res.end();
-    return;
-  }
-  if (req.method === 'HEAD') res.end();
-  else res.end(json, 'utf8');
+  writeJson(req, res, status, result, req.app.get('etag fn') as EtagFn | undefined);
 }
 
 /** `/a/{id}` → `/a/:id` for Express. */

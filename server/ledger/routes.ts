@@ -67,13 +67,16 @@ export const ledgerRoutes: RouteDef[] = [
       response: s.ledgerEventSchema,
       status: 201,
       errors: { 409: 'idempotencyKey already used with a different request', 503: `More than ${MAX_WAITING_EVENTS} events are waiting to be posted; retry after \`Retry-After\` seconds` },
+      direct: true,
     },
-    async ({ ctx, res, auth, entityId, body }) => {
+    async ({ ctx, res, auth, entityId, body, setStatus }) => {
       const { entityId: _ignored, ...input } = body;
       const prepared = prepareEvent(input);
       const { event, replayed } = await postEventGrouped(ctx, { entityId, prepared, defaults: postDefaults(auth) });
-      // A replay is answered here; runRoute answers 201 with the event otherwise.
-      if (replayed) res.status(200).set('Idempotent-Replayed', 'true').json(event);
+      if (replayed) {
+        setStatus(200);
+        res.setHeader('Idempotent-Replayed', 'true');
+      }
       return event;
     },
   ),
@@ -88,6 +91,7 @@ export const ledgerRoutes: RouteDef[] = [
       body: s.postEventsBatchBody,
       response: s.postEventsBatchResponse,
       errors: { 413: 'Request body too large' },
+      direct: true,
     },
     ({ ctx, auth, entityId, body }) => {
       const defaults = postDefaults(auth);
