@@ -28,15 +28,30 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
   const checkHost = hostCheck(ctx.config.allowedHosts);
   const parseQuery = app.get('query parser fn') as ((query: string) => unknown) | undefined;
   const etagFn = app.get('etag fn') as EtagFn | undefined;
-  const readBody = (req: IncomingMessage, res: ServerResponse) =>
-    new Promise<void>((resolve, reject) => jsonBody(req as Request, res as Response, (err?: unknown) => (err ? reject(err) : resolve())));
+  /** Runs the JSON body parser; a request without a body is passed on synchronously, without a promise. */
+  const readBody = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
+    let sync = true;
+    let finished = false;
+    let error: unknown;
+    let settle: (err: unknown) => void = () => {};
+    jsonBody(req as Request, res as Response, (err?: unknown) => {
+      if (!sync) return settle(err);
+      finished = true;
+      error = err;
+    });
+    sync = false;
+    if (!finished) return new Promise<void>((resolve, reject) => (settle = (err) => (err ? reject(err) : resolve())));
+    if (error) throw error;
+    return undefined;
+  };
 
   async function answer(def: RouteDef, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
     try {
       checkHost(req.headers);
       setSecurityHeaders(res);
       checkOrigin(req.headers, (req.socket as TLSSocket).encrypted ? 'https' : 'http');
-      await readBody(req, res);
+      const reading = readBody(req, res);
+      if (reading) await reading;
       const auth = credentialsOf(ctx, req.method!, req.headers);
       const result = await executeRoute(def, ctx, {
         req: req as Request,
