@@ -87,7 +87,11 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
     const q = url.indexOf('?');
     const def = table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
     if (!def) return false;
-    void answer(def, req, res, q < 0 ? '' : url.slice(q + 1));
+    answer(def, req, res, q < 0 ? '' : url.slice(q + 1)).catch((err: unknown) => {
+      // Writing the error answer failed too (the socket is gone): nothing more to tell the client.
+      ctx.log.error({ err, path: def.spec.path }, 'could not answer a request');
+      res.destroy();
+    });
     return true;
   };
 }
