@@ -46,7 +46,11 @@ export interface PreparedEvent {
 
 /** Validates the request (zod → 400, unknown type → 400) and hashes it; no database work. */
 export function prepareEvent(raw: PostEventInput): PreparedEvent {
-  const input = postEventInput.parse(raw);
+  return prepareValidEvent(postEventInput.parse(raw));
+}
+
+/** `prepareEvent` for a request its route already validated (POST /api/ledger/events' body). */
+export function prepareValidEvent(input: PreparedEvent['input']): PreparedEvent {
   const def = findEventType(input.type);
   if (!def) throw new BadRequestError(`Unknown event type "${input.type}"`, { knownTypes: '/api/ledger/event-types' });
   return { input, def, inputHash: hashInput(input) };

@@ -4,7 +4,7 @@ import { actorOf, type Auth } from '../auth/authenticate.js';
 import { UnauthorizedError } from '../http/errors.js';
 import * as s from './schemas.js';
 import { MAX_BATCH_EVENTS } from './schemas.js';
-import { prepareEvent } from './post-event.js';
+import { prepareEvent, prepareValidEvent } from './post-event.js';
 import type { PostEventInput } from './schemas.js';
 import { errorResult, MAX_WAITING_EVENTS, postEventGrouped, postGroup, type GroupItem } from './group-commit.js';
 import { countEventsByStatus, listEvents } from './list-events.js';
@@ -71,7 +71,7 @@ export const ledgerRoutes: RouteDef[] = [
     },
     async ({ ctx, res, auth, entityId, body, setStatus }) => {
       const { entityId: _ignored, ...input } = body;
-      const prepared = prepareEvent(input);
+      const prepared = prepareValidEvent(input);
       const { event, replayed } = await postEventGrouped(ctx, { entityId, prepared, defaults: postDefaults(auth) });
       if (replayed) {
         setStatus(200);
