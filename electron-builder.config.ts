@@ -8,7 +8,7 @@
 //                       downloaded), no fuses to flip, the ABI check only reports.
 import type { AfterPackContext, Configuration } from 'electron-builder';
 import { checkNativeAbis, formatAbiReport, pinnedElectronVersion } from './packaging/abi';
-import { hostedOnlyPackages, packageExclusions, unpackedResourceGlobs, workerEntryFiles, workerPackages } from './packaging/files';
+import { bundledOnlyPackages, hostedOnlyPackages, packageExclusions, unpackedResourceGlobs, workerEntryFiles, workerPackages } from './packaging/files';
 
 type BuildKind = 'release' | 'test' | 'layout';
 const kind = (process.env.BUREAU_BUILD ?? 'release') as BuildKind;
@@ -52,6 +52,7 @@ const config: Configuration = {
     '!**/*.map',
     ...packageExclusions,
     ...hostedOnlyPackages().map((dir) => `!${dir}/**`),
+    ...bundledOnlyPackages().map((dir) => `!${dir}/**`),
   ],
   asar: true,
   // Worker threads run as plain files with their packages beside them (see main/asar-paths.ts);

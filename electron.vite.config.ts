@@ -4,6 +4,7 @@ import { basename, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { rendererConfig } from './renderer/vite.config';
 import { workerEntryFiles } from './packaging/files';
+import { startupPackageRoots } from './scripts/server-bundle.mjs';
 
 export { workerEntryFiles };
 
@@ -41,7 +42,10 @@ export function unpackedFileUrls(): Plugin {
 
 export default defineConfig({
   main: {
-    plugins: [unpackedFileUrls(), externalizeDepsPlugin(), copyWorkerEntries(workerEntryFiles)],
+    // The packages the server needs before its first answer are bundled, not loaded from
+    // node_modules file by file: half the server's start (scripts/server-bundle.mjs, whose build
+    // `npm start` and `npm run server` run, bundles the same ones).
+    plugins: [unpackedFileUrls(), externalizeDepsPlugin({ exclude: startupPackageRoots }), copyWorkerEntries(workerEntryFiles)],
     build: { outDir: 'out/main', rollupOptions: { input: { index: resolve('main/index.ts') } } },
   },
   preload: {

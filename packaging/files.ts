@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { startupPackageRoots } from '../scripts/server-bundle.mjs';
 
 /**
  * Worker-thread entry files that server code loads by URL next to itself
@@ -65,6 +66,17 @@ export function dependencyClosure(names: string[], root: string = process.cwd())
 export function workerPackages(root: string = process.cwd()): string[] {
   const roots = new Set(workerEntryFiles.flatMap((file) => bareImports(fs.readFileSync(path.join(root, file), 'utf8'))));
   return dependencyClosure([...roots], root);
+}
+
+/**
+ * Package folders bundled into the main bundle (the packages the server starts with,
+ * scripts/server-bundle.mjs) that nothing else loads at run time: not packed a second time.
+ */
+export function bundledOnlyPackages(root: string = process.cwd()): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !hostedOnlyDependencies.includes(d) && !startupPackageRoots.includes(d));
+  const loaded = new Set([...dependencyClosure(external, root), ...workerPackages(root)]);
+  return dependencyClosure(startupPackageRoots, root).filter((dir) => !loaded.has(dir));
 }
 
 /** Production dependencies only the hosted service (`npm run hosted`) uses: not part of the desktop app. */

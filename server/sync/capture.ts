@@ -62,7 +62,7 @@ function guardsJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
 }
 
 /**
- * The capture triggers of one table (dropped and recreated at every start).
+ * The capture triggers of one table (dropped and recreated at a start that finds them different).
  * - mutable: an insert or update is an `upsert` of the columns it set; a delete sets `_deleted`.
  * - fact: the insert is the `fact`.
  * - guarded: the insert is a `transition` that creates the row once; an update that changes a
@@ -178,8 +178,26 @@ export function installCapture(sqlite: Database.Database, tables: SyncedTable[],
   sqlite.function('sync_diff', { deterministic: false }, (before: unknown, after: unknown) => diffColumns(String(before), String(after)));
   sqlite.function('sync_group', { deterministic: false }, currentGroup);
   sqlite.function('sync_undoing_refused', { deterministic: false }, () => (undoing > 0 ? 1 : 0));
-  sqlite.transaction(() => {
-    for (const table of tables) for (const statement of triggerSql(table)) sqlite.exec(statement);
-  })();
+  const statements = tables.flatMap(triggerSql);
+  // Recreated only when they differ from what the database has (a start with the same schema,
+  // the usual case, then writes nothing): SQLite keeps each trigger's CREATE statement verbatim.
+  if (!triggersCurrent(sqlite, tables, statements)) {
+    sqlite.transaction(() => {
+      for (const statement of statements) sqlite.exec(statement);
+    })();
+  }
   return capture;
+}
+
+/** Whether the database's capture triggers of `tables` are exactly the CREATE statements among `statements`. */
+function triggersCurrent(sqlite: Database.Database, tables: SyncedTable[], statements: string[]): boolean {
+  const wanted = new Map<string, string>();
+  for (const statement of statements) {
+    const m = /^CREATE TRIGGER "((?:[^"]|"")+)"/.exec(statement);
+    if (m) wanted.set(m[1].replace(/""/g, '"'), statement);
+  }
+  // Every name the DROP statements cover: a trigger a table no longer has must go too.
+  const ours = new Set(tables.flatMap((t) => ['insert', 'update', 'delete'].map((what) => `sync_capture_${t.name}_${what}`)));
+  const existing = (sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; sql: string }[]).filter((t) => ours.has(t.name));
+  return existing.length === wanted.size && existing.every((t) => wanted.get(t.name) === t.sql);
 }

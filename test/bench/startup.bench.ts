@@ -5,18 +5,23 @@
 //   npx tsx test/bench/run.ts startup        (STARTUP_RUNS=5 for more samples; the median is printed)
 //
 // Rows:
-//  - `npm run server` as users run it (node --import tsx server/cli.ts);
+//  - `npm run server` as users run it (node scripts/server.mjs) with nothing changed since the
+//    server's last build (made here first if needed): the build, source maps on;
+//  - server/cli.ts under tsx: what `npm run server` runs on the first start after a change of the
+//    server's sources (while it builds them for the next start), or when the build fails;
 //  - `npm start` (headless: no Electron binary) second start with nothing changed;
 //  - the bundled server as the desktop runs it: the desktop bundle (out/main/index.js) imports
 //    `electron` at its top, so plain node cannot start it; instead the server build `npm start`
 //    runs is measured: server/cli.ts bundled by Rollup as electron-vite bundles the main process
-//    (packages external, dynamic imports in chunks), started with plain node.
-import { spawn, type ChildProcess } from 'node:child_process';
+//    (the packages needed to start bundled in, the rest external, dynamic imports in chunks),
+//    started with plain node.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { currentServerBundle } from '../../scripts/server-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.STARTUP_RUNS ?? 3);
@@ -144,17 +149,14 @@ http.createServer((req, res) => { const ok = stmt.get().ok === 1; res.writeHead(
 `;
 
 /**
- * The server bundled by Rollup as the desktop's main bundle is (packages external, lazily imported
- * modules in chunks): the build `npm start` makes and runs (main/launch.mjs), the newest one.
+ * The server bundled by Rollup as the desktop's main bundle is (startup packages bundled in, the
+ * rest external, lazily imported modules in chunks): the build of the current sources that
+ * `npm start` and `npm run server` run (scripts/server-bundle.mjs), made by the rows before.
  */
 function bundledServer(): string {
-  const builds = path.join(root, 'out', 'server');
-  const newest = fs
-    .readdirSync(builds)
-    .filter((d) => fs.existsSync(path.join(builds, d, 'cli.mjs')))
-    .sort((a, b) => fs.statSync(path.join(builds, b)).mtimeMs - fs.statSync(path.join(builds, a)).mtimeMs)[0];
-  if (!newest) throw new Error('no server build in out/server');
-  return path.join(builds, newest, 'cli.mjs');
+  const entry = currentServerBundle();
+  if (!entry) throw new Error('no server build of the current sources in out/server');
+  return entry;
 }
 
 const fmt = (ms: number) => `${Math.round(ms).toLocaleString('en')} ms`;
@@ -166,8 +168,13 @@ export default async function startupBench() {
     const baseline = await timeStarts('baseline', node, ['-e', baselineScript, '--']);
     console.log(`baseline (node -e: better-sqlite3 + node:http)  first 200: ${fmt(baseline.ms)}  runs ${baseline.runs.map(Math.round).join(', ')}`);
 
+    const built = spawnSync(node, ['scripts/server-bundle.mjs'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('could not build the server');
+    const server = await timeStarts('npm-run-server', node, ['scripts/server.mjs']);
+    console.log(`npm run server (the build, source maps)       first 200: ${fmt(server.ms)}  ${ratio(server.ms, baseline.ms)}  runs ${server.runs.map(Math.round).join(', ')}`);
+
     const tsx = await timeStarts('tsx', node, ['--import', 'tsx', 'server/cli.ts']);
-    console.log(`npm run server (tsx)                          first 200: ${fmt(tsx.ms)}  ${ratio(tsx.ms, baseline.ms)}  runs ${tsx.runs.map(Math.round).join(', ')}`);
+    console.log(`server/cli.ts under tsx (first after a change) first 200: ${fmt(tsx.ms)}  ${ratio(tsx.ms, baseline.ms)}  runs ${tsx.runs.map(Math.round).join(', ')}`);
 
     // `npm start`: its first start (not measured) builds the UI and the server if their sources
     // changed; the following ones find nothing changed.
@@ -179,11 +186,11 @@ export default async function startupBench() {
     console.log(`bundled server, plain node                    first 200: ${fmt(bundled.ms)}  ${ratio(bundled.ms, baseline.ms)}  runs ${bundled.runs.map(Math.round).join(', ')}`);
 
     const base = await memory(node, ['-e', baselineScript, '--'], 'baseline');
-    const server = await memory(node, ['--import', 'tsx', 'server/cli.ts'], 'tsx');
+    const serverMem = await memory(node, ['scripts/server.mjs'], 'npm-run-server');
     const bundledMem = await memory(node, [bundle], 'bundled');
     const mb = (x: number) => `${Math.round(x)} MB`;
     console.log(`RSS baseline            idle ${mb(base.idle)}  after ${REQUESTS} requests ${mb(base.after)}`);
-    console.log(`RSS npm run server      idle ${mb(server.idle)} (${(server.idle / base.idle).toFixed(1)}× baseline)  after ${REQUESTS} requests ${mb(server.after)} (${(server.after / base.after).toFixed(1)}×)`);
+    console.log(`RSS npm run server      idle ${mb(serverMem.idle)} (${(serverMem.idle / base.idle).toFixed(1)}× baseline)  after ${REQUESTS} requests ${mb(serverMem.after)} (${(serverMem.after / base.after).toFixed(1)}×)`);
     console.log(`RSS bundled server      idle ${mb(bundledMem.idle)} (${(bundledMem.idle / base.idle).toFixed(1)}× baseline)  after ${REQUESTS} requests ${mb(bundledMem.after)} (${(bundledMem.after / base.after).toFixed(1)}×)`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
