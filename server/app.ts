@@ -74,7 +74,9 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
   // Literal segments win over parameters (`/api/documents/folders` before `/api/documents/{id}`),
   // whatever order the modules are listed in.
   const specificity = (p: string) => p.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
-  const ordered = [...routes].sort((a, b) => specificity(a.spec.path).localeCompare(specificity(b.spec.path)));
+  // Ordinal comparison of '0'/'1' strings (localeCompare's collator setup was 10 ms of the start).
+  const byKey = routes.map((def) => ({ def, key: specificity(def.spec.path) }));
+  const ordered = byKey.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((r) => r.def);
   for (const def of ordered) {
     app[def.spec.method](expressPath(def.spec.path), (req, res) => runRoute(def, ctx, req, res));
   }
