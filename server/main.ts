@@ -4,10 +4,10 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type DestinationStream } from 'pino';
-import { v7 as uuidv7 } from 'uuid';
 import { parseConfig, type ConfigInput } from './config.js';
 import { systemClock, type Clock, type Context } from './context.js';
 import { openDatabase } from './db/open.js';
+import { createTimeOrderedIds } from './db/ids.js';
 import { createFileSecretBox, type SecretBox } from './secrets.js';
 import { createBlobStore } from './blobs/store.js';
 import { createEventBus } from './events/bus.js';
@@ -46,7 +46,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const chainsProblem = config.chainsFile ? checkChainsFile(config.chainsFile) : null;
   if (chainsProblem) throw new Error(chainsProblem);
   const { sqlite, db } = openDatabase(path.join(config.dataDir, 'bureau.db'), migrationsDir);
-  const ids = { next: () => uuidv7() };
+  const ids = { next: createTimeOrderedIds() };
   const ctx: Context = {
     config,
     db,

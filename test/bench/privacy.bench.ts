@@ -2,7 +2,11 @@
 // input, off-chain verification, and the gas of each pool operation on the devnet. "Cold" is
 // measured two ways: in a fresh process per proof (what an app without a warm prover pays), and
 // in this process after releasing the curve (files re-read, curve and threads rebuilt, but V8
-// keeps compiled wasm — a lower bound). Prints figures and ratios; asserts nothing.
+// keeps compiled wasm — a lower bound). A third baseline is snarkjs' own warm path in this
+// process: groth16.prove on the zkey in memory, a compiled witness calculator and a built curve,
+// which is what the prover thread does in its own thread (so that ratio shows the thread's
+// overhead). All of them alternate with the prover thread's proofs, so each sees the same
+// background load. Prints figures and ratios; asserts nothing.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +33,7 @@ import {
 import { deployContract, devKeys, readArtifact, startDevnet } from '../helpers/devnet.js';
 import { newKeys, treeWithNotes } from '../privacy/fixtures.js';
 import { proveTransaction, sendTransact } from '../privacy/pool-helpers.js';
+import { snarkjsWarmProver } from './snarkjs-warm-prove.mjs';
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -70,10 +75,15 @@ async function benchProving(runs: number) {
   const prover = new JoinSplitProver();
   const coldProcess: number[] = [];
   const cold: number[] = [];
+  const snarkjsWarm: number[] = [];
   const warm: number[] = [];
   let warmCpuMs = 0; // every thread of this process, the prover thread's pool included
+  let snarkjsWarmCpuMs = 0;
   const witness: number[] = [];
+  const prove: number[] = [];
   let proof;
+  const snarkjsProver = await snarkjsWarmProver(wasmPath, zkeyPath);
+  const snarkjsWarmProve = () => snarkjsProver(input);
   try {
     const startMs = await time(() => prover.start());
     const first = await time(async () => (proof = (await prover.prove(input)).proof));
@@ -82,16 +92,40 @@ async function benchProving(runs: number) {
       coldProcess.push(await coldProveInFreshProcess(inputPath, wasmPath, zkeyPath));
       await releaseCurve();
       cold.push(await time(() => snarkjs.groth16.fullProve(input, wasmPath, zkeyPath)));
+      await snarkjsWarmProve(); // once more so V8 has tiered the pool's wasm up, as in a warm thread
+      const snarkjsCpuBefore = process.cpuUsage();
+      snarkjsWarm.push(await time(snarkjsWarmProve));
+      const snarkjsCpu = process.cpuUsage(snarkjsCpuBefore);
+      snarkjsWarmCpuMs += (snarkjsCpu.user + snarkjsCpu.system) / 1000;
       await releaseCurve();
       const cpuBefore = process.cpuUsage();
-      warm.push(await time(async () => witness.push((await prover.prove(input)).witnessMs)));
+      warm.push(
+        await time(async () => {
+          const result = await prover.prove(input);
+          witness.push(result.witnessMs);
+          prove.push(result.proveMs);
+        }),
+      );
       const cpu = process.cpuUsage(cpuBefore);
       warmCpuMs += (cpu.user + cpu.system) / 1000;
     }
     const verify: number[] = [];
     await verifyJoinSplitProof(signals, proof!); // builds the verifier's curve once
     for (let i = 0; i < runs; i++) verify.push(await time(() => verifyJoinSplitProof(signals, proof!)));
-    return { coldProcess: summarize(coldProcess), cold: summarize(cold), workerStartMs: Math.round(startMs), workerFirstProofMs: Math.round(first), warm: summarize(warm), warmCoresBusy: warmCpuMs / warm.reduce((a, b) => a + b, 0), witness: summarize(witness), verify: summarize(verify) };
+    return {
+      coldProcess: summarize(coldProcess),
+      cold: summarize(cold),
+      snarkjsWarm: summarize(snarkjsWarm),
+      workerStartMs: Math.round(startMs),
+      workerFirstProofMs: Math.round(first),
+      warm: summarize(warm),
+      warmCpuMsPerProof: warmCpuMs / warm.length,
+      snarkjsWarmCpuMsPerProof: snarkjsWarmCpuMs / snarkjsWarm.length,
+      warmCoresBusy: warmCpuMs / warm.reduce((a, b) => a + b, 0),
+      witness: summarize(witness),
+      prove: summarize(prove),
+      verify: summarize(verify),
+    };
   } finally {
     await prover.close();
     await releaseCurve();
@@ -145,9 +179,12 @@ export async function benchPrivacy(runs = 5): Promise<void> {
   const line = (name: string, s: ReturnType<typeof summarize>, extra = '') => console.log(`  ${name.padEnd(34)} p50 ${s.p50}  p95 ${s.p95}  min ${s.min}  (n=${s.n}${extra})`);
   line('cold fullProve, fresh process', proving.coldProcess);
   line('cold fullProve, curve released', proving.cold);
+  line('snarkjs groth16.prove, warm', proving.snarkjsWarm, '; zkey in memory, curve built');
   line('warm prover thread', proving.warm, `; thread start ${proving.workerStartMs}, its first proof ${proving.workerFirstProofMs}`);
-  console.log(`  of which witness p50 ${proving.witness.p50}; cores busy during warm proofs ${proving.warmCoresBusy.toFixed(2)} of ${os.cpus().length}`);
+  console.log(`  of which witness p50 ${proving.witness.p50}, Groth16 prove p50 ${proving.prove.p50}`);
+  console.log(`  CPU per warm proof ${Math.round(proving.warmCpuMsPerProof)} ms (snarkjs warm ${Math.round(proving.snarkjsWarmCpuMsPerProof)} ms); cores busy during warm proofs ${proving.warmCoresBusy.toFixed(2)} of ${os.cpus().length}`);
   console.log(`  ratio cold/warm p50: fresh process ${(proving.coldProcess.p50 / proving.warm.p50).toFixed(2)}x, curve released ${(proving.cold.p50 / proving.warm.p50).toFixed(2)}x`);
+  console.log(`  ratio snarkjs warm/warm p50: ${(proving.snarkjsWarm.p50 / proving.warm.p50).toFixed(2)}x`);
   console.log(`  verify (off-chain) p50 ${proving.verify.p50}  p95 ${proving.verify.p95}`);
   const gas = await benchGas();
   console.log('privacy: gas per pool operation', gas);
