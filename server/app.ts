@@ -10,6 +10,7 @@ import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
 import { expressPath, route, runRoute, type RouteDef } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createDirectDispatch } from './http/direct.js';
+import { weakEtag } from './http/write-json.js';
 import { VERSION } from './version.js';
 import { z } from 'zod';
 
@@ -60,6 +61,7 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  app.set('etag', weakEtag);
   app.use(requestLog(ctx));
   app.use(hostGuard(ctx.config.allowedHosts));
   app.use(securityHeaders());

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { credentialsOf } from '../auth/authenticate.js';
 import { errorResponse } from './errors.js';
 import { checkOrigin, hostCheck, setSecurityHeaders } from './guards.js';
-import { executeRoute, type RouteDef } from './route.js';
+import { executeRoute, type RouteAnswer, type RouteDef } from './route.js';
 import { writeJson, type EtagFn } from './write-json.js';
 
 /**
@@ -45,32 +45,9 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
     return undefined;
   };
 
-  async function answer(def: RouteDef, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> {
+  /** The error answer, as Express's error handler gives it; a failure to write it closes the socket. */
+  function fail(def: RouteDef, req: IncomingMessage, res: ServerResponse, err: unknown): void {
     try {
-      checkHost(req.headers);
-      setSecurityHeaders(res);
-      checkOrigin(req.headers, (req.socket as TLSSocket).encrypted ? 'https' : 'http');
-      const reading = readBody(req, res);
-      if (reading) await reading;
-      const auth = credentialsOf(ctx, req.method!, req.headers);
-      const result = await executeRoute(def, ctx, {
-        req: req as Request,
-        res: res as Response,
-        auth,
-        params: {},
-        query: parseQuery ? parseQuery(search) : {},
-        body: (req as IncomingMessage & { body?: unknown }).body,
-        header: (name) => req.headers[name.toLowerCase()] as string | undefined,
-        ip: () => req.socket.remoteAddress ?? '',
-      });
-      if (!result) return;
-      if (result.result === undefined) {
-        res.statusCode = result.status;
-        res.end();
-        return;
-      }
-      writeJson(req, res, result.status, result.result, etagFn);
-    } catch (err) {
       if (res.headersSent) {
         ctx.log.error({ err, path: def.spec.path }, 'error after response started');
         return;
@@ -78,6 +55,53 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
       const { status, headers, body } = errorResponse(ctx.log, err, req.method!, def.spec.path);
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       writeJson(req, res, status, body, etagFn);
+    } catch (writeErr) {
+      ctx.log.error({ err: writeErr, path: def.spec.path }, 'could not answer a request');
+      res.destroy();
+    }
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, answer: RouteAnswer): void {
+    if (!answer) return; // the handler answered itself
+    if (answer.result === undefined) {
+      res.statusCode = answer.status;
+      res.end();
+      return;
+    }
+    writeJson(req, res, answer.status, answer.result, etagFn);
+  }
+
+  /** Credentials, the route, the answer: in this turn when the handler is synchronous. */
+  function run(def: RouteDef, req: IncomingMessage, res: ServerResponse, search: string): void {
+    try {
+      const answer = executeRoute(def, ctx, {
+        req: req as Request,
+        res: res as Response,
+        auth: credentialsOf(ctx, req.method!, req.headers),
+        params: {},
+        query: parseQuery ? parseQuery(search) : {},
+        body: (req as IncomingMessage & { body?: unknown }).body,
+        header: (name) => req.headers[name.toLowerCase()] as string | undefined,
+        ip: () => req.socket.remoteAddress ?? '',
+      });
+      if (answer instanceof Promise) answer.then((a) => send(req, res, a)).catch((err: unknown) => fail(def, req, res, err));
+      else send(req, res, answer);
+    } catch (err) {
+      fail(def, req, res, err);
+    }
+  }
+
+  /** The Express pipeline's steps in its order: guards, security headers, body, then `run`. */
+  function answer(def: RouteDef, req: IncomingMessage, res: ServerResponse, search: string): void {
+    try {
+      checkHost(req.headers);
+      setSecurityHeaders(res);
+      checkOrigin(req.headers, (req.socket as TLSSocket).encrypted ? 'https' : 'http');
+      const reading = readBody(req, res);
+      if (reading) reading.then(() => run(def, req, res, search)).catch((err: unknown) => fail(def, req, res, err));
+      else run(def, req, res, search);
+    } catch (err) {
+      fail(def, req, res, err);
     }
   }
 
@@ -87,11 +111,7 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
     const q = url.indexOf('?');
     const def = table.get(`${req.method} ${q < 0 ? url : url.slice(0, q)}`);
     if (!def) return false;
-    answer(def, req, res, q < 0 ? '' : url.slice(q + 1)).catch((err: unknown) => {
-      // Writing the error answer failed too (the socket is gone): nothing more to tell the client.
-      ctx.log.error({ err, path: def.spec.path }, 'could not answer a request');
-      res.destroy();
-    });
+    answer(def, req, res, q < 0 ? '' : url.slice(q + 1));
     return true;
   };
 }

@@ -95,11 +95,16 @@ export interface RouteRequest {
   ip(): string;
 }
 
+/** A route's success status and result (undefined: no body), or null when the handler answered itself. */
+export type RouteAnswer = { status: number; result: unknown } | null;
+
 /**
- * Runs a route: authorizes per access, validates input and calls the handler. Returns the
- * success status and result (undefined: no body), or null when the handler answered itself.
+ * Runs a route: authorizes per access, validates input and calls the handler. Throws what any of
+ * them throws. A synchronous handler's answer comes back synchronously (the direct dispatcher
+ * then answers in the same turn: measured faster than after a microtask), an async one's as a
+ * promise.
  */
-export async function executeRoute(def: RouteDef, ctx: Context, r: RouteRequest): Promise<{ status: number; result: unknown } | null> {
+export function executeRoute(def: RouteDef, ctx: Context, r: RouteRequest): RouteAnswer | Promise<RouteAnswer> {
   const { spec } = def;
   const { auth } = r;
   let entityId = '';
@@ -113,29 +118,49 @@ export async function executeRoute(def: RouteDef, ctx: Context, r: RouteRequest)
   const params = spec.params ? spec.params.parse(r.params) : undefined;
   const query = spec.query ? spec.query.parse(r.query) : undefined;
   const body = spec.body ? spec.body.parse(r.body ?? {}) : undefined;
-  let status = spec.status ?? 200;
-  const result = await def.handle({
-    ctx,
-    req: r.req,
-    res: r.res,
-    params,
-    query,
-    body,
-    auth,
-    entityId,
-    // Read on use: resolving the client address (trust proxy) is work most handlers never need.
-    get ip() {
-      return r.ip();
-    },
-    get userAgent() {
-      return r.header('user-agent') ?? null;
-    },
-    setStatus(s) {
-      status = s;
-    },
-  });
-  if (r.res.headersSent || r.res.writableEnded) return null;
-  return result === undefined ? { status: spec.status ?? 204, result } : { status, result };
+  const call = new RouteCall(ctx, r, params, query, body, auth, entityId, spec.status ?? 200);
+  const finish = (result: unknown): RouteAnswer => {
+    if (r.res.headersSent || r.res.writableEnded) return null;
+    return result === undefined ? { status: spec.status ?? 204, result } : { status: call.status, result };
+  };
+  const result = def.handle(call);
+  return result instanceof Promise ? result.then(finish) : finish(result);
+}
+
+/**
+ * A route's RouteContext. A class, not an object literal with getters: V8 builds a literal's
+ * accessors anew for every request, which measured at a third of answering /api/health.
+ */
+class RouteCall implements RouteContext<unknown, unknown, unknown> {
+  readonly req: Request;
+  readonly res: Response;
+  constructor(
+    readonly ctx: Context,
+    private readonly r: RouteRequest,
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly auth: Auth | null,
+    readonly entityId: string,
+    public status: number,
+  ) {
+    this.req = r.req;
+    this.res = r.res;
+  }
+
+  // Read on use: resolving the client address (trust proxy) is work most handlers never need.
+  get ip(): string {
+    return this.r.ip();
+  }
+
+  get userAgent(): string | null {
+    return this.r.header('user-agent') ?? null;
+  }
+
+  /** An arrow, so that handlers may destructure it. */
+  readonly setStatus = (status: number): void => {
+    this.status = status;
+  };
 }
 
 /** Runs a route for Express: the request as Express parsed it, the answer as JSON. */
