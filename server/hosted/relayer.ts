@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import type { SmartAccount } from 'viem/account-abstraction';
 import type { ChainConfig } from '../wallet/chains.js';
+import { cachedPromise } from '../wallet/promise-cache.js';
 
 export interface HostedRelayer {
   /** The EOA that owns the smart accounts and signs quotes. */
@@ -51,16 +52,7 @@ export async function openRelayer(file: string): Promise<HostedRelayer> {
   const accounts = new Map<string, Promise<SmartAccount>>();
   return {
     signer: owner.address,
-    account(chain) {
-      const cacheKey = `${chain.name}|${chain.chainId}|${chain.entryPoint}|${chain.rpcUrl}`;
-      let pending = accounts.get(cacheKey);
-      if (!pending) {
-        pending = smartAccountFor(chain, key);
-        accounts.set(cacheKey, pending);
-        pending.catch(() => accounts.delete(cacheKey));
-      }
-      return pending;
-    },
+    account: (chain) => cachedPromise(accounts, `${chain.name}|${chain.chainId}|${chain.entryPoint}|${chain.rpcUrl}`, () => smartAccountFor(chain, key)),
     sign: (typed) => owner.signTypedData(typed as Parameters<typeof owner.signTypedData>[0]),
   };
 }

@@ -43,7 +43,7 @@ function resolveRule(db: Db, entityId: string, def: EventTypeDef, payload: unkno
   const { accountByCode } = ledgerStatements(db);
   const byCode = new Map<string, typeof ledgerAccounts.$inferSelect>();
   for (const code of codes) {
-    const account = accountByCode.get({ entityId, code });
+    const account = accountByCode(entityId, code);
     if (account) byCode.set(code, account);
   }
   for (const code of codes) {

@@ -55,36 +55,29 @@ function eventFromRow(r: Record<keyof EventRow, unknown>): EventRow {
 function build(sqlite: Database) {
   const st = prepare(sqlite);
   return {
-    settings: {
-      get: ({ entityId }: { entityId: string }) => {
-        const r = st.settings.get(entityId);
-        return r && { approvalThresholds: JSON.parse(r.approvalThresholds) as Record<string, string>, requireSeparateApprover: r.requireSeparateApprover === 1 };
-      },
+    settings(entityId: string) {
+      const r = st.settings.get(entityId);
+      return r && { approvalThresholds: JSON.parse(r.approvalThresholds) as Record<string, string>, requireSeparateApprover: r.requireSeparateApprover === 1 };
     },
-    eventByKey: {
-      get: ({ entityId, idempotencyKey }: { entityId: string; idempotencyKey: string }): EventRow | undefined => {
-        const r = st.eventByKey.get(entityId, idempotencyKey);
-        return r && eventFromRow(r);
-      },
+    eventByKey(entityId: string, idempotencyKey: string): EventRow | undefined {
+      const r = st.eventByKey.get(entityId, idempotencyKey);
+      return r && eventFromRow(r);
     },
-    accountByCode: {
-      get: ({ entityId, code }: { entityId: string; code: string }): AccountRow | undefined => {
-        const r = st.accountByCode.get(entityId, code);
-        return r && ({ ...r, system: r.system === 1 } as AccountRow);
-      },
+    accountByCode(entityId: string, code: string): AccountRow | undefined {
+      const r = st.accountByCode.get(entityId, code);
+      return r && ({ ...r, system: r.system === 1 } as AccountRow);
     },
-    insertEvent: {
-      run: (e: EventRow) =>
-        st.insertEvent.run(
-          e.id, e.entityId, e.type, e.timestamp, json(e.payload), e.source, e.correlationId, e.idempotencyKey, e.inputHash, e.schemaVersion, json(e.metadata),
-          json(e.recordedBy), e.postingStatus, e.postingError, e.reclassifiedFrom, e.reclassifiedTo, e.decidedBy, e.decidedAt, e.createdAt, e.updatedAt,
-        ),
+    insertEvent(e: EventRow) {
+      st.insertEvent.run(
+        e.id, e.entityId, e.type, e.timestamp, json(e.payload), e.source, e.correlationId, e.idempotencyKey, e.inputHash, e.schemaVersion, json(e.metadata),
+        json(e.recordedBy), e.postingStatus, e.postingError, e.reclassifiedFrom, e.reclassifiedTo, e.decidedBy, e.decidedAt, e.createdAt, e.updatedAt,
+      );
     },
-    insertEntry: {
-      run: (e: EntryRow) => st.insertEntry.run(e.id, e.entityId, e.eventId, e.kind, e.reversesEntryId ?? null, e.description, e.effectiveAt, e.createdAt),
+    insertEntry(e: EntryRow) {
+      st.insertEntry.run(e.id, e.entityId, e.eventId, e.kind, e.reversesEntryId ?? null, e.description, e.effectiveAt, e.createdAt);
     },
-    insertLine: {
-      run: (l: LineRow) => st.insertLine.run(l.id, l.entityId, l.entryId, l.position, l.accountId, l.currency, l.side, l.amount, l.memo ?? null),
+    insertLine(l: LineRow) {
+      st.insertLine.run(l.id, l.entityId, l.entryId, l.position, l.accountId, l.currency, l.side, l.amount, l.memo ?? null);
     },
   };
 }

@@ -37,9 +37,9 @@ export function writeEntry(
   assertBalanced(e.lines);
   const id = entryIdOf(e.eventId, e.kind);
   const st = ledgerStatements(db);
-  st.insertEntry.run({ id, entityId: e.entityId, eventId: e.eventId, kind: e.kind, reversesEntryId: e.reversesEntryId ?? null, description: e.description, effectiveAt: e.effectiveAt, createdAt: nowIso(ctx) });
+  st.insertEntry({ id, entityId: e.entityId, eventId: e.eventId, kind: e.kind, reversesEntryId: e.reversesEntryId ?? null, description: e.description, effectiveAt: e.effectiveAt, createdAt: nowIso(ctx) });
   e.lines.forEach((l, position) => {
-    st.insertLine.run({ id: lineIdOf(id, position), entityId: e.entityId, entryId: id, position, accountId: l.accountId, currency: l.currency, side: l.side, amount: l.amount.toString(), memo: l.memo ?? null });
+    st.insertLine({ id: lineIdOf(id, position), entityId: e.entityId, entryId: id, position, accountId: l.accountId, currency: l.currency, side: l.side, amount: l.amount.toString(), memo: l.memo ?? null });
   });
   return id;
 }

@@ -62,7 +62,7 @@ export function prepareValidEvent(input: PreparedEvent['input']): PreparedEvent 
  */
 export function postPrepared(ctx: Context, db: Db, entityId: string, { input, def, inputHash }: PreparedEvent, defaults: PostDefaults): PostEventResult {
   if (input.idempotencyKey) {
-    const earlier = ledgerStatements(db).eventByKey.get({ entityId, idempotencyKey: input.idempotencyKey });
+    const earlier = ledgerStatements(db).eventByKey(entityId, input.idempotencyKey);
     if (earlier) {
       if (earlier.inputHash !== inputHash) throw new ConflictError('idempotencyKey was already used with a different request', { eventId: earlier.id });
       return { event: presentEvent(earlier), replayed: true };
@@ -112,7 +112,7 @@ export function processNewEvent(ctx: Context, db: Db, row: EventRow, opts: { ski
     status = 'posted';
   }
   row.postingStatus = status;
-  ledgerStatements(db).insertEvent.run(row);
+  ledgerStatements(db).insertEvent(row);
   let entryId: string | undefined;
   if (status === 'posted' && evaluation.outcome === 'post') {
     entryId = writeEntry(ctx, db, { entityId: row.entityId, eventId: row.id, kind: 'posting', description: evaluation.description, effectiveAt: opts.effectiveAt ?? row.timestamp, lines: evaluation.lines });

@@ -11,7 +11,7 @@ const RULE_ACCOUNTS = new Set<string>(Object.values(ACC));
 
 /** Seeds the entity's ledger (settings and the default chart) the first time it is used. */
 export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
-  const seeded = ledgerStatements(db).settings.get({ entityId });
+  const seeded = ledgerStatements(db).settings(entityId);
   if (seeded) return;
   const now = nowIso(ctx);
   db.insert(ledgerSettings).values({ entityId, approvalThresholds: {}, requireSeparateApprover: false, createdAt: now, updatedAt: now }).run();
@@ -49,6 +49,6 @@ export function durably<T>(ctx: Context, fn: () => T): T {
 }
 
 export function readSettings(db: Db, entityId: string): { approvalThresholds: Record<string, string>; requireSeparateApprover: boolean } {
-  const row = ledgerStatements(db).settings.get({ entityId });
+  const row = ledgerStatements(db).settings(entityId);
   return { approvalThresholds: row?.approvalThresholds ?? {}, requireSeparateApprover: row?.requireSeparateApprover ?? false };
 }

@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { ChainConfig } from './chains.js';
 import { smartAccountFor } from './clients.js';
+import { cachedPromise } from './promise-cache.js';
 import { walletAccounts, walletRelayers } from './tables.js';
 import type { EntityWallet } from './wallet-keys.js';
 
@@ -32,14 +33,7 @@ const relayerCache = new WeakMap<Context, Map<string, Promise<SmartAccount>>>();
 export function relayerAccount(ctx: Context, chain: ChainConfig): Promise<SmartAccount> {
   let perCtx = relayerCache.get(ctx);
   if (!perCtx) relayerCache.set(ctx, (perCtx = new Map()));
-  const cacheKey = `${chain.name}|${chain.chainId}|${chain.entryPoint}`;
-  let pending = perCtx.get(cacheKey);
-  if (!pending) {
-    pending = loadRelayer(ctx, chain);
-    perCtx.set(cacheKey, pending);
-    pending.catch(() => perCtx.delete(cacheKey));
-  }
-  return pending;
+  return cachedPromise(perCtx, `${chain.name}|${chain.chainId}|${chain.entryPoint}`, () => loadRelayer(ctx, chain));
 }
 
 async function loadRelayer(ctx: Context, chain: ChainConfig): Promise<SmartAccount> {
