@@ -2,7 +2,6 @@ import type { Db } from '../db/open.js';
 import { findEventType, type EventTypeDef } from './rules/index.js';
 import type { ResolvedLine } from './journal.js';
 import { MoneyError, mustCurrency, toMinor } from './money.js';
-import type { ledgerAccounts } from './tables.js';
 import { ledgerStatements } from './hot-statements.js';
 
 /** What the posting engine would do with an event, before anything is written. */
@@ -40,12 +39,7 @@ function resolveRule(db: Db, entityId: string, def: EventTypeDef, payload: unkno
   }
   if (ruleLines.length === 0) return { outcome: 'failed', error: 'The posting rule produced no lines (all amounts are zero)' };
   const codes = [...new Set(ruleLines.map((l) => l.account))];
-  const { accountByCode } = ledgerStatements(db);
-  const byCode = new Map<string, typeof ledgerAccounts.$inferSelect>();
-  for (const code of codes) {
-    const account = accountByCode(entityId, code);
-    if (account) byCode.set(code, account);
-  }
+  const byCode = ledgerStatements(db).accountsByCodes(entityId, codes);
   for (const code of codes) {
     const account = byCode.get(code);
     if (!account) return { outcome: 'failed', error: `Account ${code} is not in the chart of accounts` };

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
-import type { AccountRow, EventRow } from './present.js';
+import type { EventRow } from './present.js';
 import type { ledgerEntries, ledgerLines } from './tables.js';
 
 /**
@@ -13,11 +13,13 @@ import type { ledgerEntries, ledgerLines } from './tables.js';
  */
 type EntryRow = typeof ledgerEntries.$inferInsert;
 type LineRow = typeof ledgerLines.$inferInsert;
+/** What a posting rule needs of an account. */
+export type RuleAccount = { id: string; name: string; archivedAt: string | null };
 
 interface RawStatements {
   settings: Statement<[string], { approvalThresholds: string; requireSeparateApprover: number }>;
   eventByKey: Statement<[string, string], Record<keyof EventRow, unknown>>;
-  accountByCode: Statement<[string, string], Record<keyof AccountRow, unknown>>;
+  accountsByCodes: Statement<[string, string], RuleAccount & { code: string }>;
   insertEvent: Statement<unknown[]>;
   insertEntry: Statement<unknown[]>;
   insertLine: Statement<unknown[]>;
@@ -32,8 +34,9 @@ function prepare(sqlite: Database): RawStatements {
   return {
     settings: sqlite.prepare('select approval_thresholds as approvalThresholds, require_separate_approver as requireSeparateApprover from ledger_settings where entity_id = ?'),
     eventByKey: sqlite.prepare(`select ${EVENT_COLUMNS} from ledger_events where entity_id = ? and idempotency_key = ?`),
-    accountByCode: sqlite.prepare(
-      'select id, entity_id as entityId, code, name, type, description, system, archived_at as archivedAt, created_at as createdAt, updated_at as updatedAt from ledger_accounts where entity_id = ? and code = ?',
+    // Every account a rule names, in one lookup (the codes as a JSON array).
+    accountsByCodes: sqlite.prepare(
+      'select code, id, name, archived_at as archivedAt from ledger_accounts where entity_id = ? and code in (select value from json_each(?))',
     ),
     insertEvent: sqlite.prepare(
       `insert into ledger_events (id, entity_id, type, timestamp, payload, source, correlation_id, idempotency_key, input_hash, schema_version, metadata,
@@ -63,9 +66,11 @@ function build(sqlite: Database) {
       const r = st.eventByKey.get(entityId, idempotencyKey);
       return r && eventFromRow(r);
     },
-    accountByCode(entityId: string, code: string): AccountRow | undefined {
-      const r = st.accountByCode.get(entityId, code);
-      return r && ({ ...r, system: r.system === 1 } as AccountRow);
+    /** The entity's accounts with these codes, by code (codes not in the chart are absent). */
+    accountsByCodes(entityId: string, codes: string[]): Map<string, RuleAccount> {
+      const byCode = new Map<string, RuleAccount>();
+      for (const { code, ...account } of st.accountsByCodes.all(entityId, JSON.stringify(codes))) byCode.set(code, account);
+      return byCode;
     },
     insertEvent(e: EventRow) {
       st.insertEvent.run(
