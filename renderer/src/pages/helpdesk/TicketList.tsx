@@ -47,6 +47,10 @@ export function TicketList() {
   const contact = params.get('contact') ?? '';
   const categoryId = params.get('category') ?? '';
   const mine = params.get('mine') === '1';
+  // The box shows a click at once: the URL (and so `mine`) changes in the router's transition,
+  // and a box bound to `mine` alone would show the old state until that commits.
+  const [mineShown, setMineShown] = useState(mine);
+  useEffect(() => setMineShown(mine), [mine]);
   /** Changes filters; typing replaces the history entry, choosing a tab or option adds one. */
   const setFilter = (changes: Record<string, string | null>, replace = false) =>
     setParams(
@@ -129,7 +133,15 @@ export function TicketList() {
           ))}
         </select>
         <label className="checkbox">
-          <input type="checkbox" checked={mine} onChange={(e) => setFilter({ mine: e.target.checked ? '1' : null })} /> Assigned to me
+          <input
+            type="checkbox"
+            checked={mineShown}
+            onChange={(e) => {
+              setMineShown(e.target.checked);
+              setFilter({ mine: e.target.checked ? '1' : null });
+            }}
+          />{' '}
+          Assigned to me
         </label>
         {list.data?.total !== null && list.data?.total !== undefined && <span className="muted">{list.data.total} ticket{list.data.total === 1 ? '' : 's'}</span>}
       </div>
