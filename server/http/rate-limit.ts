@@ -12,6 +12,8 @@ export interface RateLimitRule {
 }
 
 export interface RateLimiter {
+  /** What it counts to, for documentation (the OpenAPI document states each route's limit). */
+  readonly rule: RateLimitRule;
   /** Throws RateLimitedError when `key` is over the limit; counts nothing. */
   check(key: string): void;
   /** Counts one request from `key` (checked or not). */
@@ -45,6 +47,7 @@ export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule):
     return recent;
   };
   const limiter: RateLimiter = {
+    rule,
     check(key) {
       const now = clock.now().getTime();
       const recent = recentOf(key, now);

@@ -7,7 +7,7 @@ import { resolveEntityAccess, type EntitySource } from './entity-scope.js';
 import { UnauthorizedError } from './errors.js';
 import { writeJson, type EtagFn } from './write-json.js';
 
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Entity-scoped access: a session member needs `permission`; an API key needs `scope`. */
 export interface EntityAccess {
@@ -23,14 +23,18 @@ export interface EntityAccess {
  */
 export type RouteAccess = 'public' | 'user' | 'session' | EntityAccess;
 
-export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType, R extends ZodType> {
+/**
+ * What documents one endpoint (its OpenAPI operation), whichever server declares it: the desktop's
+ * `route()` and the hosted instance's `endpoint()` both extend it, and server/http/openapi.ts
+ * turns it into the document.
+ */
+export interface RouteDoc<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType, R extends ZodType = ZodType> {
   method: Method;
   /** OpenAPI-style path, e.g. `/api/helpdesk/tickets/{ticketId}`. */
   path: string;
   summary: string;
   description?: string;
   tags: string[];
-  access: RouteAccess;
   params?: P;
   query?: Q;
   body?: B;
@@ -40,8 +44,14 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   status?: number;
   /** Content type of a non-JSON success response, for the OpenAPI document. */
   produces?: string;
+  /** Content type of a non-JSON request body (a file upload), for the OpenAPI document. */
+  consumes?: string;
   /** Error statuses this route can return besides the common ones, with what they mean. */
   errors?: Record<number, string>;
+}
+
+export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType, R extends ZodType> extends RouteDoc<P, Q, B, R> {
+  access: RouteAccess;
   /**
    * Answered by the direct dispatcher (server/http/direct.ts) without Express: for the hottest
    * routes only. Their handler uses the RouteContext fields, `setStatus` and `res.setHeader`
