@@ -1,9 +1,12 @@
-// One hosted endpoint: who may call it, its rate limit, its input schemas, its use case. Errors
-// go to the app's error handler as `{error}`.
-import type { Request, Response } from 'express';
+// One hosted endpoint: its documentation (the same RouteDoc fields as the desktop's route(), so
+// one generator writes both OpenAPI documents), who may call it, its rate limit, its input
+// schemas, its use case. Errors go to the app's error handler as `{error}`.
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z, ZodType } from 'zod';
-import { UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { expressPath, type RouteDoc } from '../http/route.js';
+import type { HostedRole } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { authenticateDevice, type DeviceAuth } from './devices.js';
 
@@ -20,20 +23,35 @@ export interface Call<B, Q, P> {
 
 type Handler<B, Q, P> = (c: Call<B, Q, P>) => Promise<unknown> | unknown;
 
-export interface EndpointSpec<B, Q, P> {
-  access: 'public' | 'device';
+/** `public`: anyone (the limit counts per client IP); `device`: a device token `dt_…` of a member. */
+export type HostedAccess = 'public' | 'device';
+
+export interface EndpointSpec<B extends ZodType = ZodType, Q extends ZodType = ZodType, P extends ZodType = ZodType, R extends ZodType = ZodType> extends RouteDoc<P, Q, B, R> {
+  access: HostedAccess;
+  /** Device endpoints only some members' devices may call (checked before the input is read). */
+  roles?: { only: readonly HostedRole[]; refusal: string };
   /** Counted per device for device endpoints, per client IP for public ones. */
   limit?: RateLimiter;
   /** Counts requests with an invalid or revoked device token per client IP. */
   badTokens?: RateLimiter;
-  body?: B;
-  query?: Q;
-  params?: P;
-  status?: number;
+  /** Express middleware that runs first: the body parser (and its size limit), gates. */
+  before?: RequestHandler[];
+  /** The body parser's limit in bytes, for the document (413 above it). */
+  maxBodyBytes?: number;
 }
 
-export function endpoint<B extends ZodType, Q extends ZodType, P extends ZodType>(h: HostedContext, spec: EndpointSpec<B, Q, P>, handle: Handler<z.output<B>, z.output<Q>, z.output<P>>) {
-  return async (req: Request, res: Response) => {
+/** An endpoint ready to mount, with the spec it was built from (for the OpenAPI document). */
+export interface HostedEndpoint {
+  spec: EndpointSpec;
+  handler: (req: Request, res: Response) => Promise<void>;
+}
+
+export function endpoint<B extends ZodType, Q extends ZodType, P extends ZodType, R extends ZodType>(
+  h: HostedContext,
+  spec: EndpointSpec<B, Q, P, R>,
+  handle: Handler<z.output<B>, z.output<Q>, z.output<P>>,
+): HostedEndpoint {
+  const handler = async (req: Request, res: Response) => {
     let device = undefined as unknown as DeviceAuth;
     let token = '';
     const ip = req.ip ?? '';
@@ -49,6 +67,7 @@ export function endpoint<B extends ZodType, Q extends ZodType, P extends ZodType
         throw err;
       }
       spec.limit?.hit(device.deviceId);
+      if (spec.roles && !spec.roles.only.includes(device.role)) throw new ForbiddenError(spec.roles.refusal);
     } else spec.limit?.hit(ip);
     const body = spec.body ? spec.body.parse(req.body ?? {}) : undefined;
     const query = spec.query ? spec.query.parse(req.query) : undefined;
@@ -58,4 +77,10 @@ export function endpoint<B extends ZodType, Q extends ZodType, P extends ZodType
     if (result === undefined) res.status(spec.status ?? 204).end();
     else res.status(spec.status ?? 200).json(result);
   };
+  return { spec: spec as unknown as EndpointSpec, handler };
+}
+
+/** Mounts endpoints on a router at their documented method and path, after their own middleware. */
+export function mountEndpoints(router: Router, endpoints: HostedEndpoint[]): void {
+  for (const { spec, handler } of endpoints) router[spec.method](expressPath(spec.path), ...(spec.before ?? []), handler);
 }
