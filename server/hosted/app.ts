@@ -14,7 +14,7 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
   app.set('trust proxy', 'loopback');
   app.use(securityHeaders());
   app.use(hostedRouter(h, limits));
-  app.use(signingRouter(h, limits, pages));
+  app.use(signingRouter(pages));
   app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
   // Crash-only: a database that failed fatally is not served from; the process ends so a supervisor restarts it.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

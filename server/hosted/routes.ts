@@ -1,33 +1,241 @@
-// The hosted instance's HTTP surface: `/sync/v1` for devices, `/api/health` for operators.
+// The hosted instance's HTTP surface: `/sync/v1` for devices, `/api/health` for operators, and
+// (from their own files) the public signing and relay endpoints. Every endpoint is declared once
+// with its documentation; `GET /sync/v1/openapi.json` is generated from the same specs.
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { createRateLimiter, withLimit } from '../http/rate-limit.js';
-import { MAX_BLOB_BYTES, MAX_PUSH_BYTES, PROTOCOL_VERSION, invitationBody, joinBody, linkBody, pullQuery, pushBody, type HostedInfo } from '../sync/protocol.js';
+import {
+  MAX_BLOB_BYTES,
+  MAX_PUSH_BYTES,
+  PROTOCOL_VERSION,
+  deviceCode,
+  deviceSchema,
+  enrolment,
+  hostedInfo,
+  invitationBody,
+  joinBody,
+  linkBody,
+  pullPage,
+  pullQuery,
+  pushBody,
+  pushResponse,
+  rotatedToken,
+  type HostedInfo,
+} from '../sync/protocol.js';
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { canManage, createDeviceCode, createInvitation, joinWithCode, linkEntity, listDevices, revokeDevice, rotateDeviceToken } from './devices.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, mountEndpoints, type HostedEndpoint } from './endpoint.js';
 import type { HostedLimits } from './limits.js';
+import { hostedOpenApi } from './openapi.js';
 import { pushChanges } from './push.js';
 import { pullChanges, pullPageJson } from './pull.js';
 import { streamSnapshot } from './snapshot.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
-import { relayRouter } from './relay-routes.js';
+import { relayEndpoints } from './relay-routes.js';
+import { signingEndpoints } from './signing-routes.js';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
 const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
+const healthResponse = z.object({ status: z.literal('ok'), version: z.string(), role: z.literal('hosted') });
+const blobStored = z.object({ sha256: z.string(), size: z.number().int() });
 
-export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
-  const router = express.Router();
+const MANAGERS = ['owner', 'admin'] as const;
+const WRITERS = ['owner', 'admin', 'member'] as const;
+const signInErrors = { 401: 'Wrong e-mail or password', 429: 'Too many attempts, or too many failed sign-ins, from this address (Retry-After)' };
+
+/** Every endpoint of the hosted instance, in document order. */
+export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedEndpoint[] {
   const limiter = (rule: keyof HostedLimits) => createRateLimiter(h.clock, limits[rule]);
   const [push, pull, snapshot, blobs, manage, signIn, failedSignIns, badTokens] = (['push', 'pull', 'snapshot', 'blobs', 'manage', 'signIn', 'failedSignIn', 'badToken'] as const).map(limiter);
   const device = { access: 'device' as const, badTokens };
   /** Runs a sign-in use case, counting it against the IP only when the credentials were wrong. */
   const throttled = <T>(req: Request, use: () => Promise<T>): Promise<T> => withLimit(failedSignIns, req.ip ?? '', (err) => err instanceof UnauthorizedError, use);
-  const json = express.json({ limit: MAX_PUSH_BYTES });
+  const json = { before: [express.json({ limit: MAX_PUSH_BYTES })], maxBodyBytes: MAX_PUSH_BYTES };
+  const instance = ['Instance'];
+  const devices = ['Sync: entities and devices'];
+  const changes = ['Sync: changes'];
+  const files = ['Sync: files'];
 
+  const endpoints: HostedEndpoint[] = [
+    endpoint(h, { method: 'get', path: '/api/health', summary: 'Liveness of the instance', tags: instance, access: 'public', response: healthResponse }, () => ({ status: 'ok' as const, version: VERSION, role: 'hosted' as const })),
+    endpoint(h, { method: 'get', path: '/sync/v1/info', summary: 'What this instance accepts (protocol, schema versions, public URL)', description: 'A device checks it before linking too.', tags: instance, access: 'public', response: hostedInfo }, () => {
+      const info: HostedInfo = { serverTime: serverTime(h), protocol: 'bureau-sync/1', minSchemaVersion: h.minSchemaVersion, schemaVersion: PROTOCOL_VERSION, ...(h.publicUrl ? { publicUrl: h.publicUrl } : {}) };
+      return info;
+    }),
+
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/link',
+        summary: "Link a desktop entity: create it here (or enrol one more device of an owner or admin) and get this device's token",
+        description: "The first link of an entity creates it with this account as owner; the account is created on first use. The token (`deviceToken`) is shown once. 403 when the entity is someone else's, or this account's role there is not owner or admin.",
+        tags: devices,
+        access: 'public',
+        limit: signIn,
+        ...json,
+        body: linkBody,
+        response: enrolment,
+        status: 201,
+        errors: { ...signInErrors, 403: 'The entity is already linked by someone else' },
+      },
+      ({ req, body }) => throttled(req, () => linkEntity(h, body)),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/join',
+        summary: 'Join an entity with an add-device code or an invitation code',
+        description: 'An add-device code (10 minutes, single use) enrols another install of a member; an invitation code (7 days) makes its e-mail a member, creating the account on first use.',
+        tags: devices,
+        access: 'public',
+        limit: signIn,
+        ...json,
+        body: joinBody,
+        response: enrolment,
+        status: 201,
+        errors: { ...signInErrors, 400: 'Bad input, or the code is invalid, expired or already used', 403: 'This account is not a member of the entity the add-device code belongs to' },
+      },
+      ({ req, body }) => throttled(req, () => joinWithCode(h, body)),
+    ),
+
+    endpoint(
+      h,
+      { method: 'post', path: '/sync/v1/devices/codes', summary: 'A single-use, 10-minute code another install of a member joins with', tags: devices, ...device, roles: { only: MANAGERS, refusal: 'Only an owner or admin can add devices' }, limit: manage, response: deviceCode, status: 201 },
+      ({ device }) => {
+        if (!canManage(device)) throw new ForbiddenError('Only an owner or admin can add devices');
+        return createDeviceCode(h, device);
+      },
+    ),
+    endpoint(
+      h,
+      { method: 'post', path: '/sync/v1/invitations', summary: 'Invite a person (by e-mail) into the entity with a role', description: 'Only an owner invites an owner (403 otherwise).', tags: devices, ...device, roles: { only: MANAGERS, refusal: 'Only an owner or admin can invite' }, limit: manage, ...json, body: invitationBody, response: deviceCode, status: 201 },
+      ({ device, body }) => createInvitation(h, device, body),
+    ),
+    endpoint(
+      h,
+      { method: 'get', path: '/sync/v1/devices', summary: "The entity's devices (owners and admins), or the caller's own (other members)", tags: devices, ...device, limit: manage, response: z.array(deviceSchema) },
+      ({ device }) => listDevices(h, device),
+    ),
+    endpoint(
+      h,
+      { method: 'post', path: '/sync/v1/devices/rotate', summary: "A new token for the calling device", description: 'The token called with keeps working until the new one is first used; any older one stops at once.', tags: devices, ...device, limit: manage, response: rotatedToken },
+      ({ device, token }) => rotateDeviceToken(h, device, token),
+    ),
+    endpoint(
+      h,
+      { method: 'delete', path: '/sync/v1/devices/{deviceId}', summary: "Revoke a device: one's own, or any of the entity's as owner or admin", description: 'Idempotent. A waiting pull of the revoked device answers 401 at once.', tags: devices, ...device, limit: manage, params: deviceParams, status: 204, errors: { 404: "No such device in the caller's entity (or not the caller's own, for members and viewers)" } },
+      async ({ device, params }) => {
+        await revokeDevice(h, device, params.deviceId);
+        // The revoked device's waiting pull answers now (401), so it learns at once rather than at its next request.
+        await h.feed.changed(device.entityId).catch((err: unknown) => h.log.warn({ err }, 'change feed'));
+      },
+    ),
+
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/push',
+        summary: "Append a batch of the device's changes to the entity's log",
+        description: 'At most 500 changes and 1 MB. Each change is answered accepted, duplicate (idempotent by change id) or rejected (with its reason); the changes of one group are accepted or refused together.',
+        tags: changes,
+        ...device,
+        roles: { only: WRITERS, refusal: 'A viewer cannot change data' },
+        limit: push,
+        ...json,
+        body: pushBody,
+        response: pushResponse,
+        errors: { 409: "Clock skew: the device's clock is more than 10 minutes ahead (`details.serverTime`)", 426: 'Update required: a change carries a schema version older than this instance accepts' },
+      },
+      async ({ device, body }) => {
+        // The oldest schema version this instance accepts can be raised by its operator past the one it was built with.
+        if (body.changes.some((c) => c.schemaVersion < h.minSchemaVersion)) throw new HttpError(426, `Update required: this instance accepts schema version ${h.minSchemaVersion} and later`);
+        const answer = await pushChanges(h, device, body.changes);
+        // Waiting pulls (here and, through PostgreSQL, in other processes) answer now rather than at their next look.
+        if (answer.results.some((r) => r.status === 'accepted')) await h.feed.changed(device.entityId).catch((err: unknown) => h.log.warn({ err }, 'change feed'));
+        return answer;
+      },
+    ),
+    endpoint(
+      h,
+      { method: 'get', path: '/sync/v1/pull', summary: "The entity's changes after a cursor, in commit order (long-poll with waitMs)", description: '`mustRefetch`: the cursor is older than the log keeps, or newer than the log: take a new snapshot.', tags: changes, ...device, limit: pull, query: pullQuery, response: pullPage },
+      async ({ res, device, query }) => {
+        const gone = new AbortController();
+        // The response, not the (keep-alive) socket: one listener per pull, gone with it.
+        res.once('close', () => gone.abort());
+        const page = await pullChanges(h, device, query, gone.signal);
+        if (!res.headersSent) res.status(200).type('application/json').send(pullPageJson(page));
+      },
+    ),
+    endpoint(
+      h,
+      { method: 'get', path: '/sync/v1/snapshot', summary: "Every current row of the entity, for a new device (NDJSON: header, rows, end)", description: 'A header line, one line per row (`table`, `rowId`, `data`, `stamps`, `fact`) and an end line with the `seq` to pull from.', tags: changes, ...device, limit: snapshot, produces: 'application/x-ndjson' },
+      ({ res, device }) => streamSnapshot(h, device, res),
+    ),
+
+    endpoint(
+      h,
+      { method: 'head', path: '/sync/v1/blobs/{sha256}', summary: 'Whether a file is stored for the entity (200 with its Content-Length, 404 without a body)', tags: files, ...device, limit: blobs, params: shaParams, errors: { 404: 'Not stored for this entity (no body: a HEAD answer)' } },
+      async ({ res, device, params }) => {
+        const size = await hasBlob(h, device, params.sha256);
+        res.status(size === null ? 404 : 200);
+        if (size !== null) res.setHeader('content-length', String(size));
+        res.end();
+      },
+    ),
+    endpoint(
+      h,
+      {
+        method: 'put',
+        path: '/sync/v1/blobs/{sha256}',
+        summary: 'Store a file for the entity, named by its SHA-256 (201; 200 when it was stored already)',
+        description: 'Upload a file before pushing the row that names it.',
+        tags: files,
+        ...device,
+        roles: { only: WRITERS, refusal: 'A viewer cannot change data' },
+        limit: blobs,
+        before: [express.raw({ type: () => true, limit: MAX_BLOB_BYTES })],
+        maxBodyBytes: MAX_BLOB_BYTES,
+        params: shaParams,
+        consumes: 'application/octet-stream',
+        response: blobStored,
+        status: 201,
+        errors: { 400: 'Bad input, or the body does not hash to the sha256 in the path' },
+      },
+      async ({ req, res, device, params }) => {
+        if (device.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
+        const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const { created } = await putBlob(h, device, params.sha256, data);
+        res.status(created ? 201 : 200).json({ sha256: params.sha256, size: data.length });
+      },
+    ),
+    endpoint(
+      h,
+      { method: 'get', path: '/sync/v1/blobs/{sha256}', summary: 'A file stored for the entity', tags: files, ...device, limit: blobs, params: shaParams, produces: 'application/octet-stream', errors: { 404: 'Not stored for this entity' } },
+      async ({ res, device, params }) => {
+        const data = await getBlob(h, device, params.sha256);
+        res.setHeader('content-type', 'application/octet-stream');
+        res.setHeader('cache-control', 'private, max-age=31536000, immutable');
+        res.end(data);
+      },
+    ),
+    ...relayEndpoints(h, limits),
+    ...signingEndpoints(h, limits),
+  ];
+  let document: ReturnType<typeof hostedOpenApi> | null = null;
+  endpoints.push(
+    endpoint(h, { method: 'get', path: '/sync/v1/openapi.json', summary: 'This document', tags: instance, access: 'public', response: z.record(z.string(), z.unknown()) }, () => (document ??= hostedOpenApi(endpoints, VERSION))),
+  );
+  return endpoints;
+}
+
+export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
+  const router = express.Router();
   // Every answer says what time it is here (devices measure their clock's offset from it) and the
   // oldest schema version accepted (an older device goes read-only instead of writing).
   router.use((_req, res, next) => {
@@ -35,87 +243,6 @@ export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
     res.setHeader('x-min-schema-version', String(h.minSchemaVersion));
     next();
   });
-
-  router.get('/api/health', (_req, res) => void res.json({ status: 'ok', version: VERSION, role: 'hosted' }));
-  router.get('/sync/v1/info', (_req, res) => {
-    const info: HostedInfo = { serverTime: serverTime(h), protocol: 'bureau-sync/1', minSchemaVersion: h.minSchemaVersion, schemaVersion: PROTOCOL_VERSION, ...(h.publicUrl ? { publicUrl: h.publicUrl } : {}) };
-    res.json(info);
-  });
-
-  router.post('/sync/v1/link', json, endpoint(h, { access: 'public', limit: signIn, body: linkBody, status: 201 }, ({ req, body }) => throttled(req, () => linkEntity(h, body))));
-  router.post('/sync/v1/join', json, endpoint(h, { access: 'public', limit: signIn, body: joinBody, status: 201 }, ({ req, body }) => throttled(req, () => joinWithCode(h, body))));
-
-  router.post(
-    '/sync/v1/devices/codes',
-    endpoint(h, { ...device, limit: manage, status: 201 }, ({ device }) => {
-      if (!canManage(device)) throw new ForbiddenError('Only an owner or admin can add devices');
-      return createDeviceCode(h, device);
-    }),
-  );
-  router.post('/sync/v1/invitations', json, endpoint(h, { ...device, limit: manage, body: invitationBody, status: 201 }, ({ device, body }) => createInvitation(h, device, body)));
-  router.get('/sync/v1/devices', endpoint(h, { ...device, limit: manage }, ({ device }) => listDevices(h, device)));
-  router.post('/sync/v1/devices/rotate', endpoint(h, { ...device, limit: manage }, ({ device, token }) => rotateDeviceToken(h, device, token)));
-  router.delete(
-    '/sync/v1/devices/:deviceId',
-    endpoint(h, { ...device, limit: manage, params: deviceParams }, async ({ device, params }) => {
-      await revokeDevice(h, device, params.deviceId);
-      // The revoked device's waiting pull answers now (401), so it learns at once rather than at its next request.
-      await h.feed.changed(device.entityId).catch((err: unknown) => h.log.warn({ err }, 'change feed'));
-    }),
-  );
-
-  router.post(
-    '/sync/v1/push',
-    json,
-    endpoint(h, { ...device, limit: push, body: pushBody }, async ({ device, body }) => {
-      // The oldest schema version this instance accepts can be raised by its operator past the one it was built with.
-      if (body.changes.some((c) => c.schemaVersion < h.minSchemaVersion)) throw new HttpError(426, `Update required: this instance accepts schema version ${h.minSchemaVersion} and later`);
-      const answer = await pushChanges(h, device, body.changes);
-      // Waiting pulls (here and, through PostgreSQL, in other processes) answer now rather than at their next look.
-      if (answer.results.some((r) => r.status === 'accepted')) await h.feed.changed(device.entityId).catch((err: unknown) => h.log.warn({ err }, 'change feed'));
-      return answer;
-    }),
-  );
-  router.get(
-    '/sync/v1/pull',
-    endpoint(h, { ...device, limit: pull, query: pullQuery }, async ({ res, device, query }) => {
-      const gone = new AbortController();
-      // The response, not the (keep-alive) socket: one listener per pull, gone with it.
-      res.once('close', () => gone.abort());
-      const page = await pullChanges(h, device, query, gone.signal);
-      if (!res.headersSent) res.status(200).type('application/json').send(pullPageJson(page));
-    }),
-  );
-  router.get('/sync/v1/snapshot', endpoint(h, { ...device, limit: snapshot }, ({ res, device }) => streamSnapshot(h, device, res)));
-
-  router.head(
-    '/sync/v1/blobs/:sha256',
-    endpoint(h, { ...device, limit: blobs, params: shaParams }, async ({ res, device, params }) => {
-      const size = await hasBlob(h, device, params.sha256);
-      res.status(size === null ? 404 : 200);
-      if (size !== null) res.setHeader('content-length', String(size));
-      res.end();
-    }),
-  );
-  router.put(
-    '/sync/v1/blobs/:sha256',
-    express.raw({ type: () => true, limit: MAX_BLOB_BYTES }),
-    endpoint(h, { ...device, limit: blobs, params: shaParams }, async ({ req, res, device, params }) => {
-      if (device.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
-      const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const { created } = await putBlob(h, device, params.sha256, data);
-      res.status(created ? 201 : 200).json({ sha256: params.sha256, size: data.length });
-    }),
-  );
-  router.get(
-    '/sync/v1/blobs/:sha256',
-    endpoint(h, { ...device, limit: blobs, params: shaParams }, async ({ res, device, params }) => {
-      const data = await getBlob(h, device, params.sha256);
-      res.setHeader('content-type', 'application/octet-stream');
-      res.setHeader('cache-control', 'private, max-age=31536000, immutable');
-      res.end(data);
-    }),
-  );
-  router.use(relayRouter(h, limits));
+  mountEndpoints(router, hostedEndpoints(h, limits));
   return router;
 }
