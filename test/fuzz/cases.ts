@@ -6,11 +6,14 @@ import { seededRng } from '../helpers/rng.js';
 /** Replaced by the server's current origin when the request is sent (the port changes on restart). */
 export const ORIGIN = '<origin>';
 
-export type IdentityName = 'session' | 'apiKey';
+/** The desktop fuzz acts as a session or an API key; the hosted one as a device token or no one. */
+export type IdentityName = 'session' | 'apiKey' | 'device' | 'public';
 
 export interface Identity {
   name: IdentityName;
   headers: Record<string, string>;
+  /** Well-formed credentials that no longer work (a revoked device's token), sent as bad credentials. */
+  revoked?: string[];
 }
 
 export interface Operation {
@@ -156,6 +159,44 @@ export interface CaseOptions {
   runs: number;
   /** A small real PDF for upload routes. */
   pdf: Buffer;
+  /**
+   * Also break every leaf of the body, however deep (NUL and lone surrogates in strings, numbers
+   * beyond 32 bits), one at a time with the rest valid-ish: what reaches a database column.
+   */
+  deepLeaves?: boolean;
+  /** Request bodies known to succeed: the bases deepLeaves breaks (default: the drawn bodies with the most leaves). */
+  examples?: unknown[];
+}
+
+/** For strings nested at any depth (deepLeaves): what PostgreSQL refuses to store. */
+const DEEP_ODD_STRINGS: readonly string[] = ['a\u0000b', 'x\ud800y', '\udfff', '\u0000\ud800\u202e'];
+/** For numbers nested at any depth (deepLeaves): past 32 and 53 bits, fractions, huge. */
+const DEEP_NUMBERS: readonly number[] = [2 ** 31, 2 ** 53 - 1, -(2 ** 31) - 1, 1.5, 1e308];
+
+/** Every string and number leaf of a JSON object, at any depth, with its path. */
+function leavesOf(v: unknown, path: (string | number)[] = []): { path: (string | number)[]; value: string | number }[] {
+  if (typeof v === 'string' || typeof v === 'number') return path.length ? [{ path, value: v }] : [];
+  if (Array.isArray(v)) return v.slice(0, 2).flatMap((x, i) => leavesOf(x, [...path, i]));
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => leavesOf(x, [...path, k]));
+  return [];
+}
+
+/** Gives every `id` that holds a UUID a new one: a client-chosen id is an idempotency key, and a replay would hide the case. */
+function freshIds(v: unknown, next: () => string): void {
+  if (Array.isArray(v)) v.forEach((x) => freshIds(x, next));
+  else if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) {
+      if (k === 'id' && typeof x === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(x)) o[k] = next();
+      else freshIds(x, next);
+    }
+  }
+}
+
+function setAt(root: unknown, path: (string | number)[], value: unknown): void {
+  let at = root as Record<string | number, unknown>;
+  for (const step of path.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
+  at[path[path.length - 1]] = value;
 }
 
 /**
@@ -201,6 +242,20 @@ export function casesFor(op: Operation, identity: Identity, o: CaseOptions): Fuz
   const addRaw = (label: string, text: string | Buffer, headers: Record<string, string | string[]> = jsonHeaders) =>
     add(label, { body: typeof text === 'string' ? Buffer.from(text) : text, headers });
 
+  if (o.deepLeaves && bodies.length) {
+    // First, while one-shot operations (sign, join with a code) are still fresh. Bodies that succeed reach the database with the one broken leaf; else the two drawn bodies with the most leaves.
+    const bases = o.examples?.length ? o.examples : [...bodies].sort((a, b) => leavesOf(b).length - leavesOf(a).length).slice(0, 2);
+    bases.forEach((base, n) => {
+      for (const { path, value } of leavesOf(base)) {
+        for (const bad of typeof value === 'string' ? DEEP_ODD_STRINGS : DEEP_NUMBERS) {
+          const copy = structuredClone(base);
+          freshIds(copy, () => draw(fc.uuid(), rng.seed()));
+          setAt(copy, path, bad);
+          addJson(`leaf of body #${n} ${path.join('.')} := ${JSON.stringify(bad)}`, copy);
+        }
+      }
+    });
+  }
   // 1. Body mutations, from the JSON schema.
   if (op.body) {
     const schema = resolver.resolve(op.body);
@@ -401,6 +456,11 @@ export function casesFor(op: Operation, identity: Identity, o: CaseOptions): Fuz
     add('x-entity-id twice', { headers: { ...identity.headers, 'x-entity-id': [g.ids.entityId, draw(fc.uuid(), rng.seed())] } });
     add('origin from elsewhere', { headers: { ...identity.headers, origin: 'http://evil.example' } });
     add('origin "null"', { headers: { ...identity.headers, origin: 'null' } });
+  } else if (identity.name === 'device' || identity.name === 'public') {
+    // Device tokens: malformed, unknown, revoked; on a public route any of them must change nothing.
+    const dt = ['Bearer', 'Bearer dt_', `Bearer dt_${'x'.repeat(8000)}`, `Bearer dt_${'x'.repeat(43)}`, 'Basic Zm9vOmJhcg==', 'Bearer dt_\u00ff\u00fe', 'Bearer  dt_a dt_b', 'Bearer ak_x', ...(identity.revoked ?? []).map((t) => `Bearer ${t}`)];
+    dt.forEach((a, i) => add(`authorization #${i} ${JSON.stringify(a.slice(0, 30))}`, { headers: { ...identity.headers, authorization: a } }));
+    add('authorization twice', { headers: { ...identity.headers, authorization: [identity.headers.authorization ?? 'Bearer dt_x', `Bearer dt_${'y'.repeat(43)}`] } });
   } else {
     for (const a of ['Bearer', 'Bearer ak_', `Bearer ak_${'x'.repeat(8000)}`, 'Basic Zm9vOmJhcg==', 'Bearer ak_\u00ff\u00fe', 'Bearer  ak_a ak_b']) add(`authorization ${JSON.stringify(a.slice(0, 30))}`, { headers: { authorization: a } });
     add('authorization twice', { headers: { authorization: [identity.headers.authorization, 'Bearer ak_other'] } });

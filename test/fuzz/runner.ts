@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { makePdf } from '../fixtures/pdf.js';
 import { casesFor, operationsOf, ORIGIN, type FuzzCase, type Identity, type Operation } from './cases.js';
-import { createFixtures, startSink, type FuzzFixtures } from './fixtures.js';
+import { createFixtures, startSink } from './fixtures.js';
 import { resetConnections, send, type RawResult } from './http.js';
 import { SchemaResolver, type OpenApiDoc } from './schema.js';
-import { ServerProcess } from './server-process.js';
+import { ServerProcess, type Launch } from './server-process.js';
 
 export interface FuzzSettings {
   seed: number;
@@ -16,6 +16,33 @@ export interface FuzzSettings {
   serverDir: string;
   /** Print every request and its outcome. */
   verbose?: boolean;
+  /** The test file, for replay hints (default: all of test/fuzz). */
+  file?: string;
+}
+
+/** What the cases aim at on one server: real ids, who calls, values its schemas cannot say. */
+export interface FuzzAim {
+  /** Real ids by parameter / property name. */
+  ids: Record<string, string>;
+  /** Ids for uuid fields whose name says nothing (default: every value of `ids`). */
+  anyIds?: string[];
+  /** Who sends each operation's cases. */
+  identities(op: Operation): Identity[];
+  hints: Record<string, unknown[]>;
+  /** Break leaves nested at any depth too (see casesFor). */
+  deepLeaves?: boolean;
+  /** Request bodies that succeed, by operation key (`POST /sync/v1/push`): the bases of deepLeaves. */
+  examples?: Record<string, unknown[]>;
+}
+
+/** The server a fuzz runs against and how its data is seeded. */
+export interface FuzzTarget {
+  /** Default: the desktop server. */
+  launch?: Launch;
+  /** Where the server serves its OpenAPI document. */
+  docPath: string;
+  /** Seeds the running server; returns what the cases aim at. */
+  seed(url: string, doc: OpenApiDoc, sinkUrl: string): Promise<FuzzAim>;
 }
 
 export interface Failure {
@@ -47,6 +74,8 @@ export function judge(op: Operation, r: RawResult): string | null {
   const chainRoute = op.path.startsWith('/api/privacy/') || op.path.startsWith('/api/relay/');
   const preview = r.body.subarray(0, 300).toString('utf8');
   if (r.status >= 500 && !(chainRoute && (r.status === 502 || r.status === 503))) return `status ${r.status}: ${preview}`;
+  // A HEAD answer has no body by definition: its status is all there is to judge.
+  if (op.method === 'HEAD') return null;
   if (r.status >= 400 && r.size >= MAX_ERROR_BODY) return `status ${r.status} with a ${r.size}-byte error body: ${preview.slice(0, 120)}…`;
   if (r.status >= 400 && r.status < 500) {
     if (!String(r.headers['content-type'] ?? '').includes('application/json')) return `status ${r.status} without a JSON body (content-type ${r.headers['content-type'] ?? 'none'}): ${preview}`;
@@ -88,16 +117,39 @@ export class FuzzHarness {
     readonly server: ServerProcess,
     readonly sink: { url: string; close(): Promise<void> },
     readonly doc: OpenApiDoc,
-    readonly fixtures: FuzzFixtures,
+    readonly aim: FuzzAim,
     readonly pdf: Buffer,
     readonly dataDir: string,
   ) {
     this.resolver = new SchemaResolver(doc);
   }
 
-  static async start(settings: FuzzSettings): Promise<FuzzHarness> {
+  /** The desktop server: an owner's session and an API key with every scope, over one of everything. */
+  static start(settings: FuzzSettings): Promise<FuzzHarness> {
+    return FuzzHarness.startOn(settings, {
+      docPath: '/api/openapi.json',
+      async seed(url, doc, sinkUrl) {
+        const scopes = (doc.components?.schemas?.ApiKey?.properties?.scopes?.items?.enum ?? []) as string[];
+        if (!scopes.length) throw new Error('no API key scopes in the OpenAPI document');
+        const f = await createFixtures(url, sinkUrl, scopes);
+        return {
+          ids: f.ids,
+          hints: VALUE_HINTS,
+          identities: (op): Identity[] => [
+            // Logging out the fuzz's own session would turn every later session case into an anonymous one.
+            { name: 'session', headers: { cookie: op.key === 'POST /api/auth/logout' ? f.logoutCookie : f.cookie, origin: ORIGIN, 'x-entity-id': f.entityId } },
+            // A key is pinned to its entity, yet routes still want the entityId named (QBH: header).
+            { name: 'apiKey', headers: { authorization: `Bearer ${f.apiKey}`, 'x-entity-id': f.entityId } },
+          ],
+        };
+      },
+    });
+  }
+
+  /** Starts the target's server, reads its document and seeds its data. */
+  static async startOn(settings: FuzzSettings, target: FuzzTarget): Promise<FuzzHarness> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-fuzz-'));
-    const server = new ServerProcess(settings.serverDir, dataDir);
+    const server = new ServerProcess(settings.serverDir, dataDir, target.launch);
     // Never leave the server behind, even when the worker exits without afterAll.
     process.once('exit', () => {
       if (server.alive && server.pid) tryKill(-server.pid);
@@ -105,13 +157,11 @@ export class FuzzHarness {
     const sink = await startSink();
     try {
       await server.start();
-      const res = await fetch(`${server.url}/api/openapi.json`);
-      if (res.status !== 200) throw new Error(`GET /api/openapi.json: ${res.status}`);
+      const res = await fetch(`${server.url}${target.docPath}`);
+      if (res.status !== 200) throw new Error(`GET ${target.docPath}: ${res.status}`);
       const doc = (await res.json()) as OpenApiDoc;
-      const scopes = (doc.components?.schemas?.ApiKey?.properties?.scopes?.items?.enum ?? []) as string[];
-      if (!scopes.length) throw new Error('no API key scopes in the OpenAPI document');
-      const fixtures = await createFixtures(server.url, sink.url, scopes);
-      const harness = new FuzzHarness(settings, server, sink, doc, fixtures, await makePdf(1), dataDir);
+      const aim = await target.seed(server.url, doc, sink.url);
+      const harness = new FuzzHarness(settings, server, sink, doc, aim, await makePdf(1), dataDir);
       harness.baselineRss = server.rssBytes() ?? 0;
       return harness;
     } catch (err) {
@@ -129,32 +179,27 @@ export class FuzzHarness {
   }
 
   identities(op: Operation): Identity[] {
-    const f = this.fixtures;
-    // Logging out the fuzz's own session would turn every later session case into an anonymous one.
-    const cookie = op.key === 'POST /api/auth/logout' ? f.logoutCookie : f.cookie;
-    return [
-      { name: 'session', headers: { cookie, origin: ORIGIN, 'x-entity-id': f.entityId } },
-      // A key is pinned to its entity, yet routes still want the entityId named (QBH: header).
-      { name: 'apiKey', headers: { authorization: `Bearer ${f.apiKey}`, 'x-entity-id': f.entityId } },
-    ];
+    return this.aim.identities(op);
   }
 
   /** Sends every case of one operation as each identity; returns the failures it found. */
   async fuzzOperation(op: Operation): Promise<Failure[]> {
     const found: Failure[] = [];
     const opMark = this.server.logCount;
-    const gen = { ids: this.fixtures.ids, anyIds: Object.values(this.fixtures.ids), sinkUrl: this.sink.url, hints: VALUE_HINTS };
+    const gen = { ids: this.aim.ids, anyIds: this.aim.anyIds ?? Object.values(this.aim.ids), sinkUrl: this.sink.url, hints: this.aim.hints };
     for (const identity of this.identities(op)) {
       const t0 = Date.now();
-      const cases = casesFor(op, identity, { resolver: this.resolver, gen, seed: this.settings.seed, runs: this.settings.runs, pdf: this.pdf });
+      const cases = casesFor(op, identity, { resolver: this.resolver, gen, seed: this.settings.seed, runs: this.settings.runs, pdf: this.pdf, deepLeaves: this.aim.deepLeaves, examples: this.aim.examples?.[op.key] });
       if (this.settings.verbose) console.log(`[${identity.name}] ${op.key}: ${cases.length} cases generated in ${Date.now() - t0} ms`);
       for (const c of cases) {
         const logMark = this.server.logCount;
         const results = await Promise.all(Array.from({ length: c.concurrent ?? 1 }, () => this.send(c)));
         const bad = results.map((result) => ({ result, verdict: judge(op, result) })).filter((r) => r.verdict);
         if (this.settings.verbose) {
+          if (process.env.FUZZ_VERBOSE === '2' && c.body) console.log(`  body: ${c.body.subarray(0, 400).toString('utf8')}`);
           const first = results[0];
-          const detail = first.kind === 'response' && first.status >= 400 ? ` ${first.body.subarray(0, 120).toString('utf8')}` : '';
+          // FUZZ_VERBOSE=2: the start of every answer, not only of errors.
+          const detail = first.kind === 'response' && (first.status >= 400 || process.env.FUZZ_VERBOSE === '2') ? ` ${first.body.subarray(0, 160).toString('utf8')}` : '';
           console.log(`[${identity.name}] ${c.label} → ${results.map((r) => (r.kind === 'error' ? r.error : r.status)).join(', ')} (${first.ms} ms)${bad.length ? ' FAIL' : ''}${detail}`);
         }
         if (!bad.length) continue;
@@ -198,7 +243,7 @@ export class FuzzHarness {
   }
 
   replayHint(op?: Operation): string {
-    return `FUZZ_SEED=${this.settings.seed} FUZZ_RUNS=${this.settings.runs}${op ? ` FUZZ_ONLY='${op.key}'` : ''} npx vitest run test/fuzz`;
+    return `FUZZ_SEED=${this.settings.seed} FUZZ_RUNS=${this.settings.runs}${op ? ` FUZZ_ONLY='${op.key}'` : ''} npx vitest run ${this.settings.file ?? 'test/fuzz'}`;
   }
 
   async close(): Promise<void> {

@@ -2,9 +2,23 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** What to run and how to tell it is listening (default: the desktop server, `server/cli.ts`). */
+export interface Launch {
+  /** Script and arguments after `node --import tsx`, relative to the root; `{dataDir}` is replaced. */
+  args: string[];
+  /** Matches the line that says the server is up; group 1 is its URL. */
+  ready: RegExp;
+  env?: Record<string, string>;
+}
+
+const DESKTOP: Launch = {
+  args: [path.join('server', 'cli.ts'), '--port', '0', '--data-dir', '{dataDir}', '--log-level', 'error'],
+  ready: /Bureau is running at (http:\/\/\S+)/,
+};
+
 /**
- * The real Bureau server as a child process (`server/cli.ts` under tsx), in its own process
- * group. A request that kills the server kills only this child, never the vitest worker, and
+ * The real Bureau server as a child process (`server/cli.ts` under tsx, or another launch such as
+ * the hosted instance's), in its own process group. A request that kills the server kills only this child, never the vitest worker, and
  * the fuzz can restart it on the same data dir (same users, keys and ids) and go on.
  */
 export class ServerProcess {
@@ -20,6 +34,7 @@ export class ServerProcess {
     /** Repository root whose `server/cli.ts` runs (FUZZ_SERVER_DIR replays against another checkout). */
     readonly root: string,
     readonly dataDir: string,
+    readonly launch: Launch = DESKTOP,
   ) {}
 
   get pid(): number | undefined {
@@ -41,12 +56,12 @@ export class ServerProcess {
     this.exit = null;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join('server', 'cli.ts'), '--port', '0', '--data-dir', this.dataDir, '--log-level', 'error'],
+      ['--import', 'tsx', ...this.launch.args.map((a) => a.replace('{dataDir}', this.dataDir))],
       {
         cwd: this.root,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, BUREAU_RENDERER_DIR: path.join(this.dataDir, 'no-ui'), NODE_OPTIONS: '' },
+        env: { ...process.env, BUREAU_RENDERER_DIR: path.join(this.dataDir, 'no-ui'), NODE_OPTIONS: '', ...this.launch.env },
       },
     );
     this.child = child;
@@ -67,7 +82,7 @@ export class ServerProcess {
       const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms:\n${this.log.slice(-20).join('\n')}`)), timeoutMs);
       const onData = () => {
         const m = this.logSince(mark)
-          .map((l) => /Bureau is running at (http:\/\/\S+)/.exec(l))
+          .map((l) => this.launch.ready.exec(l))
           .find(Boolean);
         if (m) {
           clearTimeout(timer);
