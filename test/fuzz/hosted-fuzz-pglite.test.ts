@@ -1,0 +1,3 @@
+import { hostedFuzz } from './hosted-fuzz.js';
+
+await hostedFuzz('PGlite', 'test/fuzz/hosted-fuzz-pglite.test.ts');
