@@ -208,6 +208,14 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
       expect(badPng.status).toBe(400);
       const badBody = await pub.post(`/api/sign/${tokens[0]}`, { action: 'dance' });
       expect(badBody.status).toBe(400);
+      // Text PostgreSQL cannot store (NUL, an unpaired surrogate) is refused at the door, not a 500.
+      for (const value of ['Eve\u0000Evil', 'Eve\ud800']) {
+        const odd = await pub.post(`/api/sign/${tokens[0]}`, { action: 'sign', fields: [{ fieldId: signatureFields(eve.body)[0].fieldId, value }] });
+        expect(odd.status, JSON.stringify(odd.body)).toBe(400);
+        expect(odd.body.error).toEqual(expect.any(String));
+      }
+      const oddReason = await pub.post(`/api/sign/${tokens[0]}`, { action: 'decline', reason: 'no\u0000' });
+      expect(oddReason.status, JSON.stringify(oddReason.body)).toBe(400);
       expect((await pub.get(`/api/sign/${tokens[0]}`)).body.signer.status).toBe('pending');
     });
 
