@@ -1,0 +1,3 @@
+import { hostedIsolationSweep } from './isolation-sweep.js';
+
+hostedIsolationSweep('PGlite', async () => undefined);
