@@ -144,7 +144,7 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
       const columns = Object.keys(JSON.parse(change.columns) as Record<string, unknown>);
       tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId), inArray(syncStamps.column, columns))).run();
       tx.delete(syncChanges).where(where).run();
-      tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
+      tx.update(syncLinks).set({ cursor: 0, needsSnapshot: true }).where(eq(syncLinks.entityId, entityId)).run();
     });
   } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
 }
@@ -227,6 +227,7 @@ export function syncStatus(ctx: Context, entityId: string) {
   const engine = engineOf(ctx);
   const running = engine.running.has(entityId);
   const progress = engine.progress.get(entityId);
+  const backoff = engine.backoff.get(entityId);
   const s = link.lastErrorStatus;
   const state: SyncState = running
     ? 'syncing'
@@ -261,6 +262,7 @@ export function syncStatus(ctx: Context, entityId: string) {
     /** How far this clock is behind (positive) or ahead of (negative) the hosted instance's, when known. */
     clockOffsetMs: offset,
     clockWarning: offset !== null && Math.abs(offset) > CLOCK_WARNING_MS,
+    nextAttemptAt: s !== null && backoff ? new Date(backoff.nextAt).toISOString() : null,
     rejected,
   };
 }

@@ -37,6 +37,9 @@ const statusSchema = z
       readOnly: z.boolean().meta({ description: "True while the hosted instance needs a newer Bureau: writes to the entity's synced data answer 423 until this device is updated." }),
       clockOffsetMs: z.number().nullable().meta({ description: "How far the hosted instance's clock is ahead of this device's (ms; negative: this clock is ahead), from its last answer. Stamps are made in hosted time." }),
       clockWarning: z.boolean().meta({ description: 'The clocks differ by more than a minute: the UI asks to set this clock right.' }),
+      nextAttemptAt: z.string().nullable().meta({
+        description: 'While sync fails: when this device tries again by itself (its backoff, never earlier than a Retry-After the hosted instance sent; a cycle asked for before then does not call it). Null when the last cycle worked.',
+      }),
       rejected: z.array(z.object({ changeId: z.uuid(), table: z.string(), rowId: z.string(), reason: z.string(), at: z.string() })),
     }),
   ])
