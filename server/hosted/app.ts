@@ -5,16 +5,24 @@ import { isFatalStoreError, type HostedContext } from './context.js';
 import { hostedRouter } from './routes.js';
 import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
+import { trustProxySetting, type TrustProxySpec } from './trust-proxy.js';
+
+export interface HostedAppOptions {
+  /** The built UI: its public signing screen is served at /sign/{token}. */
+  rendererDir?: string;
+  /** Whose X-Forwarded-For names the client (trust-proxy.ts); nobody's by default. */
+  trustProxy?: TrustProxySpec;
+}
 
 /** The hosted instance's Express app: public by design (no loopback host guard), errors as `{error}`. */
-export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS, pages: { rendererDir?: string } = {}): Express {
+export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS, opts: HostedAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Behind a reverse proxy, the client IP (for rate limits) is the proxy's X-Forwarded-For.
-  app.set('trust proxy', 'loopback');
+  // The client IP (for rate limits) is the socket's, or X-Forwarded-For from a proxy the operator trusts.
+  app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.use(securityHeaders());
   app.use(hostedRouter(h, limits));
-  app.use(signingRouter(h, limits, pages));
+  app.use(signingRouter(h, limits, opts));
   app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
   // Crash-only: a database that failed fatally is not served from; the process ends so a supervisor restarts it.
   app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

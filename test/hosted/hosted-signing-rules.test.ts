@@ -33,7 +33,7 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
     smtp = await startSmtp();
     hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-hosted-rules-'));
     const port = await freePort();
-    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url });
+    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url, trustProxy: 'loopback' });
     pub = makeClient(hosted.url);
     device = await startTestServer();
     owner = await device.signup({ entityName: 'Rules Ltd' });
@@ -213,7 +213,7 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
 
     it('after 20 unknown links from one address, every signing link from it answers 429', async () => {
       const { tokens } = await sentRequest({ signers: [{ name: 'Gil', email: 'gil@example.com' }] });
-      // One client address behind the proxy (the instance trusts its loopback proxy's X-Forwarded-For).
+      // One client address behind the proxy (this instance trusts its loopback proxy's X-Forwarded-For).
       const prober = makeClient(hosted.url, { 'x-forwarded-for': '203.0.113.7' });
       for (let i = 0; i < 20; i++) {
         const miss = await prober.get(`/api/sign/${'x'.repeat(30)}${String(i).padStart(4, '0')}`);
