@@ -7,6 +7,7 @@ import { modules } from './modules.js';
 import { authenticate } from './auth/authenticate.js';
 import { errorHandler, NotFoundError } from './http/errors.js';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
+import { noStore } from './http/cache.js';
 import { expressPath, route, runRoute, type RouteDef } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createDirectDispatch } from './http/direct.js';
@@ -65,6 +66,8 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
   app.use(requestLog(ctx));
   app.use(hostGuard(ctx.config.allowedHosts));
   app.use(securityHeaders());
+  // A signer's name, e-mail and fields, behind a token in the URL: never kept in a cache (as on the hosted instance).
+  app.use('/api/sign', noStore());
   app.use(originGuard());
   app.use('/api', jsonBody);
   app.use('/api', authenticate(ctx));

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorHandler, NotFoundError } from '../http/errors.js';
 import { securityHeaders } from '../http/guards.js';
+import { noStore } from '../http/cache.js';
 import { isFatalStoreError, type HostedContext } from './context.js';
 import { hostedRouter } from './routes.js';
 import { signingRouter } from './signing-routes.js';
@@ -21,6 +22,8 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
   // The client IP (for rate limits) is the socket's, or X-Forwarded-For from a proxy the operator trusts.
   app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.use(securityHeaders());
+  // Device tokens, tenant data, signers' names and e-mails: never kept in a browser's or proxy's cache.
+  app.use(['/sync/v1', '/api'], noStore());
   app.use(hostedRouter(h, limits));
   app.use(signingRouter(h, limits, opts));
   app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));

@@ -209,6 +209,8 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
       const badBody = await pub.post(`/api/sign/${tokens[0]}`, { action: 'dance' });
       expect(badBody.status).toBe(400);
       expect((await pub.get(`/api/sign/${tokens[0]}`)).body.signer.status).toBe('pending');
+      // The signer's name, e-mail and fields, and the errors: never stored by a browser or proxy.
+      for (const answer of [malformed, eve, fay, notMine, badPng, badBody]) expect(answer.headers.get('cache-control')).toBe('no-store');
     });
 
     it('after 20 unknown links from one address, every signing link from it answers 429', async () => {
