@@ -6,6 +6,7 @@ import { isFatalStoreError, type HostedContext } from './context.js';
 import { hostedRouter } from './routes.js';
 import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
+import { homePage } from './home-page.js';
 import { trustProxySetting, type TrustProxySpec } from './trust-proxy.js';
 
 export interface HostedAppOptions {
@@ -22,6 +23,7 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
   // The client IP (for rate limits) is the socket's, or X-Forwarded-For from a proxy the operator trusts.
   app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.use(securityHeaders());
+  app.get('/', homePage(h));
   // Device tokens, tenant data, signers' names and e-mails: never kept in a browser's or proxy's cache.
   app.use(['/sync/v1', '/api'], noStore());
   app.use(hostedRouter(h, limits));
