@@ -89,6 +89,8 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
 
   const ui = ctx.config.rendererDir;
   if (ui && fs.existsSync(path.join(ui, 'index.html'))) {
+    // An asset is its file or a 404: the page in its place would be taken for a script and show a white screen.
+    app.use('/assets', express.static(path.join(ui, 'assets'), { index: false, maxAge: '1h', fallthrough: false }));
     app.use(express.static(ui, { index: false, maxAge: '1h' }));
     // The SPA handles its own routes.
     app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
