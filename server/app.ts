@@ -92,9 +92,11 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
     // An asset is its file or a 404: the page in its place would be taken for a script and show a white screen.
     app.use('/assets', express.static(path.join(ui, 'assets'), { index: false, maxAge: '1h', fallthrough: false }));
     app.use(express.static(ui, { index: false, maxAge: '1h' }));
-    // The SPA handles its own routes.
-    app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
+    // The SPA handles its own routes. A path whose last segment names a file (`…/index-abc.js`,
+    // asked for by an out-of-date page) is not one of them: it gets a 404, not the page.
+    app.get(/^\/(?!api\/)(?:.*\/)?[^/.]*$/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
   }
+  app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx.log));
   return app;
 }

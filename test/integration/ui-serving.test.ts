@@ -1,6 +1,7 @@
 // The desktop server serves the built UI: every page path gets the single page (the UI routes
-// itself, so a reloaded `/documents/requests/{id}` works), while a missing file under /assets/ is
-// a 404 — never the page, which a browser would take for a script and show a white screen.
+// itself, so a reloaded `/documents/requests/{id}` works), while a missing file (under /assets/,
+// or anywhere a path names a file) is a 404 — never the page, which a browser would take for a
+// script and show a white screen.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,8 @@ describe('the built UI', () => {
     const asset = await fetch(`${server.url}/assets/app.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
-    for (const p of ['/assets/missing.js', '/assets/index-0123abcd.css', '/assets/']) {
+    // …wherever it is asked for: a page built with relative URLs asks under its own path.
+    for (const p of ['/assets/missing.js', '/assets/index-0123abcd.css', '/assets/', '/documents/requests/assets/index-0123abcd.js', '/sign/assets/app.js', '/favicon.ico']) {
       const res = await server.anon.get(p);
       expect(res.status, p).toBe(404);
       expect(res.body.error, p).toEqual(expect.any(String));
