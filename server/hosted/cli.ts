@@ -17,6 +17,7 @@ const { values } = parseArgs({
     'smtp-url': { type: 'string' },
     'mail-from': { type: 'string' },
     'renderer-dir': { type: 'string' },
+    'trust-proxy': { type: 'string' },
     'chains-file': { type: 'string' },
     'relayer-key-file': { type: 'string' },
   },
@@ -33,6 +34,8 @@ try {
     smtpUrl: values['smtp-url'] ?? env.BUREAU_SMTP_URL,
     mailFrom: values['mail-from'] ?? env.BUREAU_MAIL_FROM,
     rendererDir: values['renderer-dir'] ?? env.BUREAU_RENDERER_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer'),
+    // Behind a reverse proxy: whose X-Forwarded-For names the client (`loopback`, `10.0.0.0/8`, `1`); off by default.
+    trustProxy: values['trust-proxy'] ?? env.BUREAU_TRUST_PROXY,
     // The relay: chains as the desktop takes them (`npm run devnet` writes such a file); the relayer key (0600).
     chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
     relayerKeyFile: values['relayer-key-file'] ?? env.BUREAU_RELAYER_KEY_FILE,

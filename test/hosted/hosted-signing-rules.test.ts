@@ -33,7 +33,7 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
     smtp = await startSmtp();
     hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-hosted-rules-'));
     const port = await freePort();
-    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url });
+    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url, trustProxy: 'loopback' });
     pub = makeClient(hosted.url);
     device = await startTestServer();
     owner = await device.signup({ entityName: 'Rules Ltd' });
@@ -209,11 +209,13 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
       const badBody = await pub.post(`/api/sign/${tokens[0]}`, { action: 'dance' });
       expect(badBody.status).toBe(400);
       expect((await pub.get(`/api/sign/${tokens[0]}`)).body.signer.status).toBe('pending');
+      // The signer's name, e-mail and fields, and the errors: never stored by a browser or proxy.
+      for (const answer of [malformed, eve, fay, notMine, badPng, badBody]) expect(answer.headers.get('cache-control')).toBe('no-store');
     });
 
     it('after 20 unknown links from one address, every signing link from it answers 429', async () => {
       const { tokens } = await sentRequest({ signers: [{ name: 'Gil', email: 'gil@example.com' }] });
-      // One client address behind the proxy (the instance trusts its loopback proxy's X-Forwarded-For).
+      // One client address behind the proxy (this instance trusts its loopback proxy's X-Forwarded-For).
       const prober = makeClient(hosted.url, { 'x-forwarded-for': '203.0.113.7' });
       for (let i = 0; i < 20; i++) {
         const miss = await prober.get(`/api/sign/${'x'.repeat(30)}${String(i).padStart(4, '0')}`);
