@@ -27,6 +27,14 @@ async function* rechunked(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Buf
   if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes);
 }
 
+/** The pieces as they pass through `hasher` (which throws once they are too many bytes). */
+async function* counted(pieces: AsyncIterable<Uint8Array>, hasher: BlobHasher): AsyncGenerator<Uint8Array> {
+  for await (const piece of pieces) {
+    hasher.add(piece);
+    yield piece;
+  }
+}
+
 /**
  * Writes a file under `uploadId` chunk by chunk as it arrives (the next piece is read only once
  * the last chunk is stored), checking size and hash on the way; on any failure its chunks are
@@ -36,17 +44,11 @@ export async function writeChunks(db: HostedDb, uploadId: string, pieces: AsyncI
   const hasher = new BlobHasher(expect.maxBytes);
   let n = 0;
   try {
-    for await (const chunk of rechunked((async function* () {
-      for await (const piece of pieces) {
-        hasher.add(piece);
-        yield piece;
-      }
-    })())) {
-      await db.insert(blobChunks).values({ uploadId, n: n++, data: chunk });
-    }
+    for await (const chunk of rechunked(counted(pieces, hasher))) await db.insert(blobChunks).values({ uploadId, n: n++, data: chunk });
     hasher.finish(expect.sha256);
   } catch (err) {
-    await dropChunks(db, uploadId);
+    // Should the database itself have failed, a later start sweeps what stays.
+    await dropChunks(db, uploadId).catch(() => undefined);
     throw err;
   }
   return { size: hasher.size };
