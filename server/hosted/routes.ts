@@ -2,7 +2,7 @@
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { createRateLimiter, withLimit } from '../http/rate-limit.js';
-import { MAX_BLOB_BYTES, MAX_PUSH_BYTES, PROTOCOL_VERSION, invitationBody, joinBody, linkBody, pullQuery, pushBody, type HostedInfo } from '../sync/protocol.js';
+import { MAX_PUSH_BYTES, PROTOCOL_VERSION, invitationBody, joinBody, linkBody, pullQuery, pushBody, type HostedInfo } from '../sync/protocol.js';
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
@@ -13,6 +13,7 @@ import { pushChanges } from './push.js';
 import { pullChanges, pullPageJson } from './pull.js';
 import { streamSnapshot } from './snapshot.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
+import { receiveBlobBody, sendBlob } from './blob-http.js';
 import { relayRouter } from './relay-routes.js';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
 
@@ -99,21 +100,19 @@ export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
   );
   router.put(
     '/sync/v1/blobs/:sha256',
-    express.raw({ type: () => true, limit: MAX_BLOB_BYTES }),
     endpoint(h, { ...device, limit: blobs, params: shaParams }, async ({ req, res, device, params }) => {
       if (device.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
-      const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const { created } = await putBlob(h, device, params.sha256, data);
-      res.status(created ? 201 : 200).json({ sha256: params.sha256, size: data.length });
+      const { created, size } = await receiveBlobBody(req, res, (body) => putBlob(h, device, params.sha256, body));
+      res.status(created ? 201 : 200).json({ sha256: params.sha256, size });
     }),
   );
   router.get(
     '/sync/v1/blobs/:sha256',
     endpoint(h, { ...device, limit: blobs, params: shaParams }, async ({ res, device, params }) => {
-      const data = await getBlob(h, device, params.sha256);
+      const blob = await getBlob(h, device, params.sha256);
       res.setHeader('content-type', 'application/octet-stream');
       res.setHeader('cache-control', 'private, max-age=31536000, immutable');
-      res.end(data);
+      await sendBlob(res, blob, h.log);
     }),
   );
   router.use(relayRouter(h, limits));

@@ -136,7 +136,13 @@ export const rows = pgTable(
   ],
 );
 
-/** Content-addressed files of an entity (uploaded before the row that names them). */
+/**
+ * An entity's files, by sha256 (uploaded before the row that names them): one row per entity and
+ * file, which is what every access is checked against; the bytes are elsewhere. On PGlite they
+ * are a content-addressed file in the data dir (shared by entities with the same file);
+ * `uploadId` names them in `blob_chunks` instead on PostgreSQL (several processes share it, not
+ * a disk), and on PGlite only until the start after an upgrade has moved them to files.
+ */
 export const blobs = pgTable(
   'blobs',
   {
@@ -145,10 +151,25 @@ export const blobs = pgTable(
       .references(() => entities.id, { onDelete: 'cascade' }),
     sha256: text('sha256').notNull(),
     size: integer('size').notNull(),
-    data: bytea('data').notNull(),
+    uploadId: uuid('upload_id'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.entityId, t.sha256] })],
+  (t) => [primaryKey({ columns: [t.entityId, t.sha256] }), index('blobs_upload_idx').on(t.uploadId)],
+);
+
+/**
+ * A file's bytes in pieces of at most 1 MiB, written one by one as an upload streams in. The
+ * `blobs` row naming the upload is written last: until then nothing serves them, and an upload
+ * that broke off is removed (or swept at a later start, by its time-ordered id).
+ */
+export const blobChunks = pgTable(
+  'blob_chunks',
+  {
+    uploadId: uuid('upload_id').notNull(),
+    n: integer('n').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.n] })],
 );
 
 /**

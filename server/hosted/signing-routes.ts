@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
 import { signBody, tokenParams } from '../documents/request-schemas.js';
-import { sendPdf } from '../documents/send-pdf.js';
+import { setPdfHeaders } from '../documents/send-pdf.js';
 import { UnknownSigningLinkError } from '../documents/signing.js';
 import { createRateLimiter, withLimit } from '../http/rate-limit.js';
+import { sendBlob } from './blob-http.js';
 import type { HostedContext } from './context.js';
 import { endpoint } from './endpoint.js';
 import type { HostedLimits } from './limits.js';
@@ -36,7 +37,8 @@ export function signingRouter(h: HostedContext, limits: HostedLimits, opts: { re
     endpoint(h, spec, ({ req, res, params }) =>
       throttled(req, async () => {
         const doc = await signerDocument(h, params.token);
-        sendPdf(res, doc.data, doc.name);
+        setPdfHeaders(res, doc.blob.size, doc.name);
+        await sendBlob(res, doc.blob, h.log);
       }),
     ),
   );

@@ -16,7 +16,7 @@ import { serverTime } from './context.js';
 import { mirroredRow, mirroredRowsOfRequest, mirroredSignerByTokenHash, recordHostedChanges, type HostedChange, type RowData } from './mirror.js';
 import { queueHostedMail } from './signing-mail.js';
 import type { HostedTx } from './store.js';
-import { readBlob } from './blobs.js';
+import { openBlob, type OpenedBlob } from './blobs.js';
 import { signedName } from '../documents/signed-copy.js';
 
 export interface ClientInfo {
@@ -197,13 +197,13 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
   return h.store.db.transaction(async (tx) => view(await load(tx, token)));
 }
 
-/** The PDF for the signer: the sealed one once completed, else the original. */
-export async function signerDocument(h: HostedContext, token: string): Promise<{ data: Buffer; name: string }> {
+/** The PDF for the signer (a stream): the sealed one once completed, else the original. */
+export async function signerDocument(h: HostedContext, token: string): Promise<{ blob: OpenedBlob; name: string }> {
   const l = await h.store.db.transaction((tx) => load(tx, token));
   const signed = l.r.status === 'completed' && l.r.signedSha256;
   const sha = signed ? l.r.signedSha256! : l.doc.sha256;
-  const data = await readBlob(h, l.entityId, sha);
-  if (!data) throw new NotFoundError(signed ? 'The signed document has not reached the hosted instance yet' : 'The document has not reached the hosted instance yet');
-  return { data, name: signed ? signedName(l.doc.name) : l.doc.name };
+  const blob = await openBlob(h, l.entityId, sha);
+  if (!blob) throw new NotFoundError(signed ? 'The signed document has not reached the hosted instance yet' : 'The document has not reached the hosted instance yet');
+  return { blob, name: signed ? signedName(l.doc.name) : l.doc.name };
 }
 

@@ -1,6 +1,7 @@
 // The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
 // linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Context } from '../context.js';
@@ -235,7 +236,8 @@ async function uploadBlobOf(ctx: Context, link: LinkRow, token: string, change: 
   for (const sha of blobsOf(engineOf(ctx).tables, change)) {
     if (!ctx.blobs.has(sha)) continue;
     const present = await callHosted(link.hostedUrl, 'HEAD', `/sync/v1/blobs/${sha}`, { token });
-    if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: ctx.blobs.get(sha), timeoutMs: 120_000 });
+    // Sent as it is read from the file: never whole in memory.
+    if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: fs.createReadStream(ctx.blobs.pathOf(sha)), timeoutMs: 120_000 });
   }
 }
 
