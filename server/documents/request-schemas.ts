@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_TYPES, REQUEST_STATUSES, SIGNER_ROLES } from './tables.js';
+import { safeText } from '../http/safe-text.js';
 
 export const AUTO_REMIND = { firstAfterDays: 2, everyDays: 3, max: 3 } as const;
 
@@ -210,11 +211,11 @@ export const signBody = z
     z.object({
       action: z.literal('sign'),
       fields: z
-        .array(z.object({ fieldId: z.uuid(), value: z.union([z.string().max(400_000), z.boolean()]) }))
+        .array(z.object({ fieldId: z.uuid(), value: z.union([safeText().max(400_000), z.boolean()]) }))
         .max(500)
         .default([]),
     }),
-    z.object({ action: z.literal('decline'), reason: z.string().trim().min(1, 'A reason is required').max(1000) }),
+    z.object({ action: z.literal('decline'), reason: safeText().trim().min(1, 'A reason is required').max(1000) }),
   ])
   .meta({
     description:

@@ -1,5 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { errorHandler, NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../http/errors.js';
 import { securityHeaders } from '../http/guards.js';
 import { noStore } from '../http/cache.js';
 import { isFatalStoreError, type HostedContext } from './context.js';
@@ -8,6 +8,7 @@ import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { homePage } from './home-page.js';
 import { trustProxySetting, type TrustProxySpec } from './trust-proxy.js';
+import { hostedErrorHandler, requestIds } from './request-log.js';
 
 export interface HostedAppOptions {
   /** The built UI: its public signing screen is served at /sign/{token}. */
@@ -22,6 +23,7 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
   app.disable('x-powered-by');
   // The client IP (for rate limits) is the socket's, or X-Forwarded-For from a proxy the operator trusts.
   app.set('trust proxy', trustProxySetting(opts.trustProxy));
+  app.use(requestIds());
   app.use(securityHeaders());
   app.get('/', homePage(h));
   // Device tokens, tenant data, signers' names and e-mails: never kept in a browser's or proxy's cache.
@@ -36,6 +38,6 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
     if (!res.headersSent) res.status(503).json({ error: 'The hosted database failed; the instance is restarting' });
     h.onFatal(err);
   });
-  app.use(errorHandler(h.log));
+  app.use(hostedErrorHandler(h));
   return app;
 }

@@ -14,7 +14,8 @@ import type { Change } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { readBlob } from './blobs.js';
-import { mirroredRow, mirroredRowsOfRequest, recordHostedChanges, type HostedChange } from './mirror.js';
+import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges, type HostedChange } from './mirror.js';
+import { reportUnreadableRow, UnreadableRowError } from './read-row.js';
 import { asRow, auditChanges, loadRequest } from './signing.js';
 import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
 import { AUTO_REMIND } from '../documents/request-schemas.js';
@@ -203,24 +204,31 @@ async function queueDueReminders(h: HostedContext): Promise<number> {
       and(
         sql`${rows.tableName} = 'signature_requests'`,
         sql`${rows.data} ->> 'status' = 'sent'`,
-        sql`(${rows.data} ->> 'public_signing')::int = 1`,
-        sql`(${rows.data} ->> 'auto_remind')::int = 1`,
-        sql`coalesce((${rows.data} ->> '_deleted')::int, 0) = 0`,
+        // Compared as text, never cast: a cast that fails on one tenant's row would fail the scan for all.
+        sql`${rows.data} ->> 'public_signing' in ('1', 'true')`,
+        sql`${rows.data} ->> 'auto_remind' in ('1', 'true')`,
+        notDeleted,
       ),
     )
     .orderBy(asc(rows.seq))
     .limit(REMINDER_SCAN_LIMIT);
   let queued = 0;
   for (const r of open) {
-    await h.store.db.transaction(async (tx) => {
-      const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>(d));
-      for (const s of signersWhoseTurn(asRow<RequestRow>(r.data), all)) {
-        if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
-        const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
-        if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
-        if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
-      }
-    });
+    try {
+      await h.store.db.transaction(async (tx) => {
+        const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>('signers', d));
+        for (const s of signersWhoseTurn(asRow<RequestRow>('signature_requests', r.data), all)) {
+          if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
+          const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
+          if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
+          if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
+        }
+      });
+    } catch (err) {
+      // One tenant's damaged request is skipped (and logged once); every other request is still reminded.
+      if (!(err instanceof UnreadableRowError)) throw err;
+      reportUnreadableRow(h, r.entityId, r.rowId, err);
+    }
   }
   return queued;
 }

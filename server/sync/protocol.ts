@@ -2,6 +2,7 @@
 // message, shared by both sides so they cannot drift apart.
 import { z } from 'zod';
 import { isStamp } from './hlc.js';
+import { isSafeText, safeText, UNSAFE_TEXT_MESSAGE } from '../http/safe-text.js';
 
 /** Oldest device schema version the hosted instance accepts; older devices go read-only. */
 export const PROTOCOL_VERSION = 1;
@@ -13,6 +14,8 @@ export const MAX_PULL_CHANGES = 1000;
 /** Long-poll: the longest a pull may wait for new changes. */
 export const MAX_PULL_WAIT_MS = 25_000;
 export const MAX_BLOB_BYTES = 26 * 1024 * 1024;
+/** The largest schema version: the hosted log's `schema_version` column is a 32-bit integer. */
+export const MAX_SCHEMA_VERSION = 2 ** 31 - 1;
 
 const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 const rowId = z.string().min(1).max(200);
@@ -35,7 +38,7 @@ export const changeSchema = z.strictObject({
   columns: z.record(identifier, value).refine((c) => Object.keys(c).length <= 200, 'at most 200 columns'),
   expect: z.record(identifier, value).optional(),
   hlc: stamp,
-  schemaVersion: z.int().min(1),
+  schemaVersion: z.int().min(1).max(MAX_SCHEMA_VERSION),
   /**
    * The device's transaction that made the change. The changes of one group, sent together in
    * one push, are accepted together or refused together (a transition and the facts it wrote).
@@ -84,22 +87,24 @@ export type PullResponse = z.infer<typeof pullResponse>;
 export const roleSchema = z.enum(['owner', 'admin', 'member', 'viewer']);
 export type HostedRole = z.infer<typeof roleSchema>;
 
-const email = z.email('must be an e-mail address').max(254).transform((e) => e.toLowerCase());
-const password = z.string().min(10, 'must be at least 10 characters').max(200);
-const deviceName = z.string().trim().min(1).max(80);
+// Text of public bodies (link, join) is safe text: a NUL or an unpaired surrogate is a 400 here, not a 500 in the store.
+const email = z.email('must be an e-mail address').max(254).refine(isSafeText, UNSAFE_TEXT_MESSAGE).transform((e) => e.toLowerCase());
+const password = safeText().min(10, 'must be at least 10 characters').max(200);
+const deviceName = safeText().trim().min(1).max(80);
+const personName = safeText().trim().min(1).max(120);
 
 export const linkBody = z.strictObject({
   email,
   password,
-  name: z.string().trim().min(1).max(120).optional(),
+  name: personName.optional(),
   /** The desktop user's id: a new account takes it, so the user has one id on every device. */
   accountId: z.uuid('must be a UUID').optional(),
   entityId: z.uuid('must be a UUID'),
-  entityName: z.string().trim().min(1).max(200),
+  entityName: safeText().trim().min(1).max(200),
   deviceName,
 });
 
-export const joinBody = z.strictObject({ code: z.string().trim().min(6).max(64), email, password, name: z.string().trim().min(1).max(120).optional(), deviceName });
+export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64), email, password, name: personName.optional(), deviceName });
 
 export const invitationBody = z.strictObject({ email, role: roleSchema, accountId: z.uuid('must be a UUID').optional() });
 
