@@ -7,11 +7,11 @@ import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 
 /** The hosted instance's Express app: public by design (no loopback host guard), errors as `{error}`. */
-export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS, pages: { rendererDir?: string } = {}): Express {
+export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT_LIMITS, pages: { rendererDir?: string; trustProxy?: string | boolean } = {}): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Behind a reverse proxy, the client IP (for rate limits) is the proxy's X-Forwarded-For.
-  app.set('trust proxy', 'loopback');
+  // The client IP (for rate limits) is the socket's, unless the operator names a proxy to trust.
+  app.set('trust proxy', pages.trustProxy ?? false);
   app.use(securityHeaders());
   app.use(hostedRouter(h, limits));
   app.use(signingRouter(h, limits, pages));

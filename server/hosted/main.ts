@@ -11,6 +11,7 @@ import { openHostedRelay, type HostedRelayOptions } from './relay-config.js';
 import { startHostedMailer } from './signing-mail.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
+import type { SignupMode } from './signups.js';
 
 /** Relay options (`chains`, `chainsFile`, `relayerKeyFile`, `relayGas`): see relay-config.ts. */
 export interface HostedOptions extends HostedRelayOptions {
@@ -33,6 +34,17 @@ export interface HostedOptions extends HostedRelayOptions {
   mailFrom?: string;
   /** The built UI (its public signing screen is served at /sign/{token}). */
   rendererDir?: string;
+  /**
+   * Express's `trust proxy` (e.g. `'loopback'` behind a reverse proxy on this host): whose
+   * X-Forwarded-For names the client. Default off: the socket's address is the client.
+   */
+  trustProxy?: string | boolean;
+  /**
+   * Who may open an account: `open` (default) anyone, confirmed by a code mailed to the address
+   * (unconfirmed without `smtpUrl`); `invite` only an address an owner or admin invited; `closed`
+   * existing accounts only.
+   */
+  signups?: SignupMode;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -63,9 +75,10 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     onFatal: opts.onFatal ?? (() => undefined),
     publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
     relay,
+    signups: opts.signups ?? 'open',
   };
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
-  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir });
+  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir, trustProxy: opts.trustProxy });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
