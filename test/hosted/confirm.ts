@@ -34,15 +34,21 @@ export async function confirmationCode(smtp: TestSmtp, to: string, nth?: number)
 }
 
 /**
- * POSTs `body` (link or join) and, when the instance asks for a confirmation (202), repeats it
- * with the code mailed to `body.email`: the answer of the confirmed request.
+ * Sends `body` (link or join) with `post` and, when the answer asks for a confirmation (202),
+ * sends it again with the code mailed to `body.email`: the answer of the confirmed request. Works
+ * for the hosted routes and for a desktop's `/api/sync/link` and `/api/sync/join` alike.
  */
-export async function withConfirmation(base: string, smtp: TestSmtp, path: string, body: { email: string } & Record<string, unknown>, headers?: Record<string, string>): Promise<Reply> {
+export async function confirmed<R extends { status: number }>(smtp: TestSmtp, body: { email: string } & Record<string, unknown>, post: (body: Record<string, unknown>) => Promise<R>): Promise<R> {
   const before = (await mailsTo(smtp, body.email)).length;
-  const first = await call(base, 'POST', path, { body, headers });
+  const first = await post(body);
   if (first.status !== 202) return first;
   const code = await confirmationCode(smtp, body.email, before + 1);
-  return call(base, 'POST', path, { body: { ...body, confirmationCode: code }, headers });
+  return post({ ...body, confirmationCode: code });
+}
+
+/** `confirmed` on the hosted instance's own routes. */
+export function withConfirmation(base: string, smtp: TestSmtp, path: string, body: { email: string } & Record<string, unknown>, headers?: Record<string, string>): Promise<Reply> {
+  return confirmed(smtp, body, (b) => call(base, 'POST', path, { body: b, headers }));
 }
 
 /** `link` of client.ts for an instance that confirms new addresses. */
