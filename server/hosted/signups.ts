@@ -73,6 +73,8 @@ export async function startSignUp(h: HostedContext, input: { email: string; pass
     .insert(signups)
     .values({ email: input.email, ...held })
     .onConflictDoUpdate({ target: signups.email, set: held });
+  // Sign-ups nobody confirmed go as new ones come: the table holds at most 30 minutes of them.
+  await h.store.db.delete(signups).where(lt(signups.expiresAt, now));
   sendAccountMail(h, confirmationMail(h, input.email, shown));
   return { confirmation: 'sent', email: input.email };
 }
@@ -101,7 +103,7 @@ export async function takeSignUp(h: HostedContext, input: { email: string; passw
 export function mailPasswordMismatch(h: HostedContext, email: string): ConfirmationSent {
   const where = instanceName(h);
   const paragraphs = [
-    `Someone tried to link a Bureau entity on ${where} with this e-mail address, but the password did not match your account there, so nothing was changed.`,
+    `Someone tried to link or join a Bureau entity on ${where} with this e-mail address, but the password did not match your account there, so nothing was changed.`,
     'If it was you, try again with the password of your account on that instance. If it was not, you need not do anything: repeated attempts are blocked for a while.',
   ];
   sendAccountMail(h, { to: email, subject: 'Someone tried to use your Bureau account', text: mailText(paragraphs), html: mailHtml(paragraphs) });
