@@ -26,7 +26,9 @@ export function useConfirmation() {
     field: sentTo ? (
       <>
         <Notice>
-          We sent a code to <strong>{sentTo}</strong>. Enter it to confirm the address (it works once, for 30 minutes). No code? Check the address and password, then send again.
+          <span>
+            We sent a code to <strong>{sentTo}</strong>. Enter it to confirm the address (it works once, for 30 minutes). No code? Check the address and password, then send again.
+          </span>
         </Notice>
         <TextInput label="Confirmation code" autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} placeholder="XXXX-XXXX" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
       </>
