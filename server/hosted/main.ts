@@ -12,6 +12,7 @@ import { startHostedMailer } from './signing-mail.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
 import { trustProxySetting } from './trust-proxy.js';
+import type { SignupMode } from './signups.js';
 
 /** Relay options (`chains`, `chainsFile`, `relayerKeyFile`, `relayGas`): see relay-config.ts. */
 export interface HostedOptions extends HostedRelayOptions {
@@ -39,6 +40,12 @@ export interface HostedOptions extends HostedRelayOptions {
    * addresses or CIDR ranges, a number of proxies). Default: nobody's, the socket's address is the client.
    */
   trustProxy?: string | boolean;
+  /**
+   * Who may open an account: `open` (default) anyone, confirmed by a code mailed to the address
+   * (unconfirmed without `smtpUrl`); `invite` only an address an owner or admin invited; `closed`
+   * existing accounts only.
+   */
+  signups?: SignupMode;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -70,6 +77,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     onFatal: opts.onFatal ?? (() => undefined),
     publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
     relay,
+    signups: opts.signups ?? 'open',
   };
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
   const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir, trustProxy: opts.trustProxy });

@@ -1,7 +1,7 @@
 // The hosted instance's HTTP surface: `/sync/v1` for devices, `/api/health` for operators.
-import express, { type Request, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
-import { createRateLimiter, withLimit } from '../http/rate-limit.js';
+import { createRateLimiter } from '../http/rate-limit.js';
 import { MAX_PUSH_BYTES, PROTOCOL_VERSION, invitationBody, joinBody, linkBody, pullQuery, pushBody, type HostedInfo } from '../sync/protocol.js';
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
@@ -15,7 +15,9 @@ import { streamSnapshot } from './snapshot.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
 import { receiveBlobBody, sendBlob } from './blob-http.js';
 import { relayRouter } from './relay-routes.js';
-import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, HttpError } from '../http/errors.js';
+import { isConfirmationSent } from './accounts.js';
+import { createSignInThrottle } from './sign-in-throttle.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
 const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
@@ -23,10 +25,14 @@ const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
 export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
   const router = express.Router();
   const limiter = (rule: keyof HostedLimits) => createRateLimiter(h.clock, limits[rule]);
-  const [push, pull, snapshot, blobs, manage, signIn, failedSignIns, badTokens] = (['push', 'pull', 'snapshot', 'blobs', 'manage', 'signIn', 'failedSignIn', 'badToken'] as const).map(limiter);
+  const [push, pull, snapshot, blobs, manage, signIn, badTokens] = (['push', 'pull', 'snapshot', 'blobs', 'manage', 'signIn', 'badToken'] as const).map(limiter);
   const device = { access: 'device' as const, badTokens };
-  /** Runs a sign-in use case, counting it against the IP only when the credentials were wrong. */
-  const throttled = <T>(req: Request, use: () => Promise<T>): Promise<T> => withLimit(failedSignIns, req.ip ?? '', (err) => err instanceof UnauthorizedError, use);
+  const throttled = createSignInThrottle(h.clock, limits);
+  /** 201 with the enrolment, or 202 "confirmation sent" (the caller repeats with `confirmationCode`). */
+  const enrolled = (res: Response, result: unknown) => {
+    if (!isConfirmationSent(result)) return result;
+    res.status(202).json(result);
+  };
   const json = express.json({ limit: MAX_PUSH_BYTES });
 
   // Every answer says what time it is here (devices measure their clock's offset from it) and the
@@ -43,8 +49,20 @@ export function hostedRouter(h: HostedContext, limits: HostedLimits): Router {
     res.json(info);
   });
 
-  router.post('/sync/v1/link', json, endpoint(h, { access: 'public', limit: signIn, body: linkBody, status: 201 }, ({ req, body }) => throttled(req, () => linkEntity(h, body))));
-  router.post('/sync/v1/join', json, endpoint(h, { access: 'public', limit: signIn, body: joinBody, status: 201 }, ({ req, body }) => throttled(req, () => joinWithCode(h, body))));
+  // Link and join (see linkBody in sync/protocol.ts for the confirmation exchange): 201 signed in
+  // and enrolled; 202 `{confirmation: 'sent', email}` when the credentials are no confirmed
+  // account's; 401 wrong credentials or confirmation code; 429 with Retry-After past the failure
+  // limits per address and per account.
+  router.post(
+    '/sync/v1/link',
+    json,
+    endpoint(h, { access: 'public', limit: signIn, body: linkBody, status: 201 }, async ({ req, res, body }) => enrolled(res, await throttled({ ip: req.ip ?? '', email: body.email }, () => linkEntity(h, body)))),
+  );
+  router.post(
+    '/sync/v1/join',
+    json,
+    endpoint(h, { access: 'public', limit: signIn, body: joinBody, status: 201 }, async ({ req, res, body }) => enrolled(res, await throttled({ ip: req.ip ?? '', email: body.email }, () => joinWithCode(h, body)))),
+  );
 
   router.post(
     '/sync/v1/devices/codes',

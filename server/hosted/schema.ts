@@ -18,6 +18,24 @@ export const accounts = pgTable('accounts', {
   createdAt: at('created_at').notNull(),
 });
 
+/**
+ * A sign-up waiting for its e-mail to be confirmed: the account is made only when the code mailed
+ * to the address comes back (with the same password), so nobody can take an address they cannot
+ * read. One per address; asking again replaces it (new code, new password). The code is kept as
+ * its SHA-256 and dies after 30 minutes, its first use or a few wrong tries.
+ */
+export const signups = pgTable('signups', {
+  email: text('email').primaryKey(),
+  name: text('name'),
+  /** The desktop user's id, taken by the account when free (as on a direct sign-up). */
+  accountId: uuid('account_id'),
+  passwordHash: text('password_hash').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
 /** A linked entity. `lastSeq` is the last seq handed out; its row lock orders pushes. */
 export const entities = pgTable('entities', {
   id: uuid('id').primaryKey(),

@@ -59,6 +59,13 @@ export async function reactToChanges(tx: HostedTx, h: HostedContext, entityId: s
 const isTrue = (v: unknown) => v === 1 || v === true;
 
 export interface HostedMailer {
+  /** An SMTP URL is set: this instance can send mail (and so confirm e-mail addresses). */
+  readonly configured: boolean;
+  /**
+   * Sends one message now, through the same transport, without the queue: for account mail whose
+   * code exists only in this message (a queued row would keep it at rest). Rejects when it fails.
+   */
+  sendNow(message: Message): Promise<void>;
   /** Sends what is due now rather than at the next tick (after a queueing commit). */
   wake(): void;
   /** One pass over what is due (tests drive it by hand). */
@@ -96,6 +103,12 @@ export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; fr
   const reminders = setInterval(() => void remindDue().catch((err: unknown) => h.log.warn({ err }, 'hosted reminders')), 15 * 60_000);
   reminders.unref();
   return {
+    configured: Boolean(opts.smtpUrl),
+    async sendNow(message) {
+      const t = await transportOf();
+      if (!t) throw new Error('This hosted instance has no SMTP server (--smtp-url)');
+      await t.sendMail({ from: opts.from, ...message });
+    },
     wake: () => setImmediate(tick),
     sendDue,
     remindDue,
@@ -156,7 +169,7 @@ function backoffMs(attempts: number): number {
 }
 
 type MailRow = typeof hostedMail.$inferSelect;
-type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
+export type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
 
 /**
  * The next signer's invitation, or an automatic reminder. Their link is made now: a new token

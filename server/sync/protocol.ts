@@ -92,7 +92,16 @@ const email = z.email('must be an e-mail address').max(254).refine(isSafeText, U
 const password = safeText().min(10, 'must be at least 10 characters').max(200);
 const deviceName = safeText().trim().min(1).max(80);
 const personName = safeText().trim().min(1).max(120);
+/** The code mailed to confirm a new account's address (`XXXX-XXXX`). */
+const confirmationCode = safeText().trim().min(6).max(20);
 
+/**
+ * Link (and join): credentials that sign in to a confirmed account enrol the device (201). Any
+ * others answer 202 `confirmationSent` — an unknown address gets a single-use code by mail (30
+ * minutes), a known one with a wrong password a note to its owner and no code — and the caller
+ * repeats the request with `confirmationCode`: the account is made (with the first request's
+ * password) and the device enrolled (201); a wrong, expired or used code answers 401.
+ */
 export const linkBody = z.strictObject({
   email,
   password,
@@ -102,9 +111,10 @@ export const linkBody = z.strictObject({
   entityId: z.uuid('must be a UUID'),
   entityName: safeText().trim().min(1).max(200),
   deviceName,
+  confirmationCode: confirmationCode.optional(),
 });
 
-export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64), email, password, name: personName.optional(), deviceName });
+export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64), email, password, name: personName.optional(), deviceName, confirmationCode: confirmationCode.optional() });
 
 export const invitationBody = z.strictObject({ email, role: roleSchema, accountId: z.uuid('must be a UUID').optional() });
 
@@ -119,6 +129,13 @@ export const enrolment = z.object({
   role: roleSchema,
 });
 export type Enrolment = z.infer<typeof enrolment>;
+
+/** 202 of link and join: a code (or, for a known address, a note) went to `email`; repeat with `confirmationCode`. */
+export const confirmationSent = z.object({ confirmation: z.literal('sent'), email: z.string() });
+export type ConfirmationSent = z.infer<typeof confirmationSent>;
+
+/** What link and join answer: the enrolment (201) or a confirmation to make first (202). */
+export const enrolmentAnswer = z.union([enrolment, confirmationSent]);
 
 export const deviceCode = z.object({ code: z.string(), expiresAt: z.string() });
 

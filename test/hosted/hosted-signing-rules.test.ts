@@ -11,6 +11,7 @@ import { freePort } from '../helpers/net.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { confirmed } from './confirm.js';
 import { draftRequest, PNG_DATA_URL, signingToken } from '../integration/documents-helpers.js';
 import { startReceiver, type Receiver } from '../integration/webhooks-receiver.js';
 import { eq } from 'drizzle-orm';
@@ -37,7 +38,8 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
     pub = makeClient(hosted.url);
     device = await startTestServer();
     owner = await device.signup({ entityName: 'Rules Ltd' });
-    const linked = await owner.post('/api/sync/link', { hostedUrl: hosted.url, email: owner.email, password: owner.password });
+    // The hosted account is new: its address is confirmed with the code mailed to it.
+    const linked = await confirmed(smtp, { hostedUrl: hosted.url, email: owner.email, password: owner.password }, (body) => owner.post('/api/sync/link', body));
     expect(linked.status, JSON.stringify(linked.body)).toBe(201);
     receiver = await startReceiver();
     const sub = await owner.post('/api/webhook-subscriptions', { url: receiver.url, events: ['signer.signed', 'signature_request.declined', 'signature_request.expired'] });
