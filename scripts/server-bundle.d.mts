@@ -2,7 +2,7 @@
 export const root: string;
 export const lockfile: string;
 export function filesUnder(dir: string): string[];
-export function fingerprint(files: string[]): string;
+export function fingerprint(files: string[], checkout?: string): string;
 export const startupPackageRoots: string[];
 export function startupPackages(): string[];
 export function currentServerBundle(): string | null;

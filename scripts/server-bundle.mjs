@@ -18,12 +18,17 @@ export function filesUnder(dir) {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** A fingerprint of files: their paths, sizes and modification times (any edit, addition or removal changes it). */
-export function fingerprint(files) {
+/**
+ * A fingerprint of files: their paths, sizes and modification times (any edit, addition or
+ * removal changes it), and the checkout they are in — a build holds absolute paths (the UI,
+ * migrations, workers), so a copied or moved checkout (`cp -a` keeps the times) builds its own.
+ */
+export function fingerprint(files, checkout = root) {
   const h = crypto.createHash('sha256');
+  h.update(`${path.resolve(checkout)}\0`);
   for (const f of [...new Set(files)].sort()) {
     const st = fs.statSync(f, { throwIfNoEntry: false });
-    h.update(`${path.relative(root, f)}\0${st ? `${st.size}:${st.mtimeMs}` : '-'}\n`);
+    h.update(`${path.relative(checkout, f)}\0${st ? `${st.size}:${st.mtimeMs}` : '-'}\n`);
   }
   return h.digest('hex').slice(0, 16);
 }

@@ -7,6 +7,7 @@ import { modules } from './modules.js';
 import { authenticate } from './auth/authenticate.js';
 import { errorHandler, NotFoundError } from './http/errors.js';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
+import { noStore } from './http/cache.js';
 import { expressPath, route, runRoute, type RouteDef } from './http/route.js';
 import { buildOpenApi } from './http/openapi.js';
 import { createDirectDispatch } from './http/direct.js';
@@ -65,6 +66,8 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
   app.use(requestLog(ctx));
   app.use(hostGuard(ctx.config.allowedHosts));
   app.use(securityHeaders());
+  // A signer's name, e-mail and fields, behind a token in the URL: never kept in a cache (as on the hosted instance).
+  app.use('/api/sign', noStore());
   app.use(originGuard());
   app.use('/api', jsonBody);
   app.use('/api', authenticate(ctx));
@@ -86,10 +89,14 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
 
   const ui = ctx.config.rendererDir;
   if (ui && fs.existsSync(path.join(ui, 'index.html'))) {
+    // An asset is its file or a 404: the page in its place would be taken for a script and show a white screen.
+    app.use('/assets', express.static(path.join(ui, 'assets'), { index: false, maxAge: '1h', fallthrough: false }));
     app.use(express.static(ui, { index: false, maxAge: '1h' }));
-    // The SPA handles its own routes.
-    app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
+    // The SPA handles its own routes. A path whose last segment names a file (`…/index-abc.js`,
+    // asked for by an out-of-date page) is not one of them: it gets a 404, not the page.
+    app.get(/^\/(?!api\/)(?:.*\/)?[^/.]*$/, (_req, res) => res.sendFile(path.join(ui, 'index.html')));
   }
+  app.use((req, _res, next) => next(new NotFoundError(`No route ${req.method} ${req.path}`)));
   app.use(errorHandler(ctx.log));
   return app;
 }

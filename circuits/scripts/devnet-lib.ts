@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createPublicClient, createWalletClient, http, type Chain, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ChainConfig } from '../../server/chains/chain-config.js';
+import type { ChainsFileEntry } from '../../server/wallet/chains.js';
 import { deployAccountAbstraction, deployContract, deployPool, type DevnetWallet } from './devnet-deploy.js';
 import { devKeys, startAlto, startAnvil, stopChild } from './devnet-processes.js';
 
@@ -18,7 +18,7 @@ export interface DevnetOptions {
 }
 
 export interface Devnet {
-  config: ChainConfig;
+  config: ChainsFileEntry;
   publicClient: PublicClient;
   deployer: DevnetWallet;
   walletFor(privateKey: Hex): DevnetWallet;
@@ -49,7 +49,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       children.push(alto.child);
       bundlerUrl = alto.bundlerUrl;
     }
-    const config: ChainConfig = {
+    const config: ChainsFileEntry = {
       chainId,
       rpcUrl: anvil.rpcUrl,
       bundlerUrl,

@@ -11,13 +11,14 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function html(paragraphs: string[], link?: { url: string; label: string }): string {
+/** A mail body of plain paragraphs (escaped) and an optional button. */
+export function html(paragraphs: string[], link?: { url: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
   const button = link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="color:#64748b;font-size:12px">${escapeHtml(link.url)}</p>` : '';
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${body}${button}</body></html>`;
 }
 
-function text(paragraphs: string[], link?: { url: string; label: string }): string {
+export function text(paragraphs: string[], link?: { url: string; label: string }): string {
   return [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : [])].join('\n\n');
 }
 

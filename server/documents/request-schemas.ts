@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_TYPES, REQUEST_STATUSES, SIGNER_ROLES } from './tables.js';
+import { safeText } from '../http/safe-text.js';
 
 export const AUTO_REMIND = { firstAfterDays: 2, everyDays: 3, max: 3 } as const;
 
@@ -204,24 +205,17 @@ export const partySchema = z
 export const partiesQuery = z.object({ entityId: z.uuid().optional(), search: z.string().trim().max(200).optional().meta({ description: 'Case-insensitive match on name or e-mail' }) });
 
 // Public signing
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** No NUL and no unpaired UTF-16 surrogate: text PostgreSQL refuses to store (the hosted pages write signers' text there). */
-const storable = (s: string) => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
-const STORABLE = 'must not contain NUL or unpaired surrogate characters';
-const signerText = (max: number) => z.string().max(max).refine(storable, STORABLE);
-
 export const tokenParams = z.object({ token: z.string().min(20).max(128).regex(/^[A-Za-z0-9_-]+$/, 'Malformed signing token') });
 export const signBody = z
   .discriminatedUnion('action', [
     z.object({
       action: z.literal('sign'),
       fields: z
-        .array(z.object({ fieldId: z.uuid(), value: z.union([signerText(400_000), z.boolean()]) }))
+        .array(z.object({ fieldId: z.uuid(), value: z.union([safeText().max(400_000), z.boolean()]) }))
         .max(500)
         .default([]),
     }),
-    z.object({ action: z.literal('decline'), reason: z.string().trim().min(1, 'A reason is required').max(1000).refine(storable, STORABLE) }),
+    z.object({ action: z.literal('decline'), reason: safeText().trim().min(1, 'A reason is required').max(1000) }),
   ])
   .meta({
     description:

@@ -4,6 +4,7 @@ import type { HostedStore } from './store.js';
 import type { ChangeFeed } from './feed.js';
 import type { HostedRelay } from './relay-config.js';
 import type { HostedMailer } from './signing-mail.js';
+import type { SignupMode } from './signups.js';
 
 /** The hosted instance's dependency bag. */
 export interface HostedContext {
@@ -21,6 +22,8 @@ export interface HostedContext {
   publicUrl?: string;
   /** Sends the mail this instance queues (signing invitations, signed copies). */
   mail?: HostedMailer;
+  /** Who may open an account (`--signups`; default `open`). */
+  signups?: SignupMode;
   /** The anonymous relay (chains and the hosted relayer); null when no chain is configured (503). */
   relay?: HostedRelay | null;
   /** The database can no longer be used (PGlite aborted, PostgreSQL PANIC): the process should end and be restarted. */

@@ -1,6 +1,5 @@
 // Entities, members and their devices on the hosted instance: link, add-device codes, join,
 // device tokens, revoke.
-import crypto from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../auth/passwords.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
@@ -8,7 +7,9 @@ import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { HostedTx } from './store.js';
-import { signInExisting, signInOrCreateAccount } from './accounts.js';
+import { isConfirmationSent, signInExisting, signInOrSignUp } from './accounts.js';
+import { signUpRule, type ConfirmationSent } from './signups.js';
+import { newCode, normaliseCode } from './codes.js';
 import { deviceCodes, devices, entities, invitations, members } from './schema.js';
 
 const CODE_MINUTES = 10;
@@ -33,10 +34,13 @@ async function enrolDevice(h: HostedContext, tx: HostedTx, input: { entityId: st
 
 /**
  * Links a desktop entity: the first link creates the hosted entity with this account as owner;
- * linking again (another install of an owner or admin) enrols one more device.
+ * linking again (another install of an owner or admin) enrols one more device. Credentials that
+ * are no confirmed account's answer "confirmation sent" (see signInOrSignUp): nothing is linked
+ * until the address's code comes back.
  */
-export async function linkEntity(h: HostedContext, input: { email: string; password: string; name?: string; accountId?: string; entityId: string; entityName: string; deviceName: string }): Promise<Enrolment> {
-  const account = await signInOrCreateAccount(h, input);
+export async function linkEntity(h: HostedContext, input: { email: string; password: string; name?: string; accountId?: string; confirmationCode?: string; entityId: string; entityName: string; deviceName: string }): Promise<Enrolment | ConfirmationSent> {
+  const account = await signInOrSignUp(h, input, await signUpRule(h, input.email, 'link'));
+  if (isConfirmationSent(account)) return account;
   return h.store.db.transaction(async (tx) => {
     const now = serverTime(h);
     const inserted = await tx.insert(entities).values({ id: input.entityId, name: input.entityName, createdAt: now }).onConflictDoNothing().returning();
@@ -50,13 +54,6 @@ export async function linkEntity(h: HostedContext, input: { email: string; passw
     if (!member || !MANAGERS.includes(member.role)) throw new ForbiddenError('This entity is already linked by someone else; ask an owner for an add-device code');
     return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
-}
-
-/** 10 characters of Crockford base32 (50 bits), shown as `XXXXX-XXXXX`: typed by hand, never guessed under a rate limit. */
-function newCode(): { code: string; shown: string } {
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const code = Array.from(crypto.randomBytes(10), (b) => alphabet[b % 32]).join('');
-  return { code, shown: `${code.slice(0, 5)}-${code.slice(5)}` };
 }
 
 /**
@@ -80,15 +77,12 @@ export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Prom
   return { code: shown, expiresAt };
 }
 
-function normaliseCode(code: string): string {
-  return code.toUpperCase().replace(/[^0-9A-Z]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-}
-
 /**
  * Redeems a code on another install: an add-device code (the account must already be a member)
- * or an invitation (for its e-mail; the account is created on first use and becomes a member).
+ * or an invitation (for its e-mail; a new account is made as a link makes one — confirmed by a
+ * mailed code first — and becomes a member).
  */
-export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; name?: string; deviceName: string }): Promise<Enrolment> {
+export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; name?: string; confirmationCode?: string; deviceName: string }): Promise<Enrolment | ConfirmationSent> {
   const codeHash = sha256Hex(normaliseCode(input.code));
   const now = serverTime(h);
   const [invitation] = await h.store.db
@@ -111,10 +105,13 @@ export async function joinWithCode(h: HostedContext, input: { code: string; emai
   });
 }
 
-async function acceptInvitation(h: HostedContext, invitation: typeof invitations.$inferSelect, input: { email: string; password: string; name?: string; deviceName: string }): Promise<Enrolment> {
+async function acceptInvitation(h: HostedContext, invitation: typeof invitations.$inferSelect, input: { email: string; password: string; name?: string; confirmationCode?: string; deviceName: string }): Promise<Enrolment | ConfirmationSent> {
   // The same answer as for an unknown code: an invitation does not confirm which e-mail it is for.
   if (invitation.email !== input.email) throw new BadRequestError('The code is invalid, expired or already used');
-  const account = await signInOrCreateAccount(h, { email: input.email, password: input.password, name: input.name, accountId: invitation.accountId ?? undefined });
+  const credentials = { email: input.email, password: input.password, name: input.name, accountId: invitation.accountId ?? undefined, confirmationCode: input.confirmationCode };
+  const account = await signInOrSignUp(h, credentials, await signUpRule(h, input.email, 'invitation'));
+  // The invitation waits, unspent, for the confirmed retry.
+  if (isConfirmationSent(account)) return account;
   return h.store.db.transaction(async (tx) => {
     const now = serverTime(h);
     const [taken] = await tx.update(invitations).set({ acceptedAt: now }).where(and(eq(invitations.codeHash, invitation.codeHash), isNull(invitations.acceptedAt))).returning();

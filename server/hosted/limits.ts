@@ -14,8 +14,13 @@ export interface HostedLimits {
   manage: RateLimitRule;
   /** Every link and join attempt per IP (wrong passwords have their own, stricter count). */
   signIn: RateLimitRule;
-  /** Failed sign-ins (link, join) per IP. */
+  /** Failed sign-ins (link, join) per IP; the 429 adds how long to wait to `message`. */
   failedSignIn: RateLimitRule;
+  /**
+   * Failed sign-ins per account (the normalised e-mail, known or not), whatever the address: many
+   * addresses guessing at one account are stopped too. Unlocks by time only.
+   */
+  failedSignInAccount: RateLimitRule;
   /** Requests with an unknown or revoked device token per IP (guessing tokens). */
   badToken: RateLimitRule;
   /** Unknown signing links per IP (public signing pages), as on the desktop: 20 in 15 minutes. */
@@ -37,7 +42,8 @@ export const DEFAULT_LIMITS: HostedLimits = {
   blobs: perMinute(600, 'file transfers'),
   manage: perMinute(60, 'requests'),
   signIn: { limit: 120, windowMs: 15 * 60_000, message: 'Too many link or join attempts from this address; try again later' },
-  failedSignIn: { limit: 20, windowMs: 15 * 60_000, message: 'Too many failed sign-in attempts from this address; try again later' },
+  failedSignIn: { limit: 20, windowMs: 15 * 60_000, message: 'Too many failed sign-in attempts from this address' },
+  failedSignInAccount: { limit: 5, windowMs: 15 * 60_000, message: 'Too many failed sign-in attempts for this account' },
   badToken: { limit: 100, windowMs: 15 * 60_000, message: 'Too many requests with an invalid device token from this address; try again later' },
   unknownSigningLink: UNKNOWN_LINK_RATE,
   signingPage: { limit: 300, windowMs: 60_000, message: 'Too many signing-page requests from this address; try again shortly' },

@@ -11,6 +11,8 @@ import { openHostedRelay, type HostedRelayOptions } from './relay-config.js';
 import { startHostedMailer } from './signing-mail.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
+import { trustProxySetting } from './trust-proxy.js';
+import type { SignupMode } from './signups.js';
 
 /** Relay options (`chains`, `chainsFile`, `relayerKeyFile`, `relayGas`): see relay-config.ts. */
 export interface HostedOptions extends HostedRelayOptions {
@@ -33,6 +35,17 @@ export interface HostedOptions extends HostedRelayOptions {
   mailFrom?: string;
   /** The built UI (its public signing screen is served at /sign/{token}). */
   rendererDir?: string;
+  /**
+   * Whose X-Forwarded-For names the client for per-IP limits (Express's `trust proxy`: `loopback`,
+   * addresses or CIDR ranges, a number of proxies). Default: nobody's, the socket's address is the client.
+   */
+  trustProxy?: string | boolean;
+  /**
+   * Who may open an account: `open` (default) anyone, confirmed by a code mailed to the address
+   * (unconfirmed without `smtpUrl`); `invite` only an address an owner or admin invited; `closed`
+   * existing accounts only.
+   */
+  signups?: SignupMode;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -47,7 +60,8 @@ export interface RunningHosted {
 /** Starts the hosted instance (used by `npm run hosted` and tests). */
 export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
   const log = pino({ level: opts.logLevel ?? 'warn', redact: { paths: ['*.password', '*.token', '*.deviceToken'], censor: '[redacted]' } }, opts.logDestination ?? pino.destination(1));
-  // Before the database: a chains file that is named but broken stops the start with its reason.
+  // Before the database: a bad trust-proxy spec, or a chains file that is named but broken, stops the start with its reason.
+  trustProxySetting(opts.trustProxy);
   const relay = await openHostedRelay(opts, log);
   const store = await openHostedStore({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const closing = new AbortController();
@@ -63,9 +77,10 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     onFatal: opts.onFatal ?? (() => undefined),
     publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
     relay,
+    signups: opts.signups ?? 'open',
   };
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
-  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir });
+  const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir, trustProxy: opts.trustProxy });
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {

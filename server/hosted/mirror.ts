@@ -15,7 +15,12 @@ import type { HostedTx } from './store.js';
 
 export type RowData = Record<string, unknown>;
 
-const live = sql`coalesce((${rows.data} ->> '_deleted')::int, 0) = 0`;
+/**
+ * A row that is not deleted. Compared as text, never cast: one tenant's row with a `_deleted` that
+ * does not cast would fail every query that meets it, across tenants (the token lookup reads all).
+ */
+export const notDeleted = sql`coalesce(${rows.data} ->> '_deleted', '0') in ('0', 'false')`;
+const live = notDeleted;
 
 /** A live row by id, or null. */
 export async function mirroredRow(tx: HostedTx, entityId: string, table: string, rowId: string): Promise<RowData | null> {
@@ -36,14 +41,19 @@ export async function mirroredRowsOfRequest(tx: HostedTx, entityId: string, tabl
   return found.map((r) => r.data);
 }
 
-/** The signer whose token hashes to `tokenHash`, in whichever entity (the hash is unique). */
+/**
+ * The signer whose token hashes to `tokenHash`, in whichever entity. A device's hashes are unique,
+ * but a tenant chooses what it pushes: a hash found twice (a tenant copying the hash of a link it
+ * was sent) is refused rather than showing one tenant's request through another's link.
+ */
 export async function mirroredSignerByTokenHash(tx: HostedTx, tokenHash: string): Promise<{ entityId: string; data: RowData } | null> {
-  const [row] = await tx
+  const found = await tx
     .select({ entityId: rows.entityId, data: rows.data })
     .from(rows)
     .where(and(sql`${rows.tableName} = 'signers'`, sql`(${rows.data} ->> 'token_hash') = ${tokenHash}`, live))
-    .limit(1);
-  return row ?? null;
+    .limit(2);
+  if (found.length > 1) throw new ConflictError('This signing link is not unique on this instance; ask the sender for a new one');
+  return found[0] ?? null;
 }
 
 // Each hosted process writes with its own node id; the stamps of the rows it writes are received

@@ -16,6 +16,7 @@ import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
 import { reactToChanges } from './signing-mail.js';
+import { changeProblem } from './validate-change.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
@@ -48,8 +49,10 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
 export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
   const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
   invariant(entity, 'a device belongs to an existing entity');
+  // Checked first: a value the store cannot hold must not reach even the lookups below.
+  const problems = new Map(batch.map((c) => [c, changeProblem(c, auth.entityId)]));
   const known = await knownChanges(tx, auth.entityId, batch);
-  const current = await currentRows(tx, auth.entityId, batch);
+  const current = await currentRows(tx, auth.entityId, batch.filter((c) => !problems.get(c)));
   let seq = entity.lastSeq;
   const logged: (typeof changes.$inferInsert)[] = [];
   const touched = new Set<string>();
@@ -65,6 +68,11 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
       const earlier = known.get(change.id);
       if (earlier !== undefined) {
         outcomes.push({ change, duplicate: earlier });
+        continue;
+      }
+      const problem = problems.get(change);
+      if (problem) {
+        outcomes.push({ change, reason: problem });
         continue;
       }
       const key = rowKey(change.table, change.rowId);

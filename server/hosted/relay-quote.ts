@@ -6,6 +6,7 @@
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import { BadRequestError } from '../http/errors.js';
+import { safeText } from '../http/safe-text.js';
 import type { ChainConfig } from '../wallet/chains.js';
 import type { Clock } from '../context.js';
 import type { relayQuoteProof } from '../wallet/schemas.js';
@@ -19,7 +20,7 @@ export const QUOTE_TTL_SECONDS = 300;
 export const DEADLINE_AFTER_EXPIRY_SECONDS = 1800;
 
 export const quoteQuery = z.object({
-  chain: z.string().min(1).max(64).optional().meta({ description: 'Chain name; default `base-sepolia`' }),
+  chain: safeText().min(1).max(64).optional().meta({ description: 'Chain name; default `base-sepolia`' }),
   token: z
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')

@@ -1,13 +1,14 @@
 // The hosted instance's HTTP surface: `/sync/v1` for devices, `/api/health` for operators, and
 // (from their own files) the public signing and relay endpoints. Every endpoint is declared once
 // with its documentation; `GET /sync/v1/openapi.json` is generated from the same specs.
-import express, { type Request, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
-import { createRateLimiter, withLimit } from '../http/rate-limit.js';
+import { createRateLimiter } from '../http/rate-limit.js';
 import {
   MAX_BLOB_BYTES,
   MAX_PUSH_BYTES,
   PROTOCOL_VERSION,
+  confirmationSent,
   deviceCode,
   deviceSchema,
   enrolment,
@@ -33,9 +34,12 @@ import { pushChanges } from './push.js';
 import { pullChanges, pullPageJson } from './pull.js';
 import { streamSnapshot } from './snapshot.js';
 import { getBlob, hasBlob, putBlob } from './blobs.js';
+import { receiveBlobBody, sendBlob } from './blob-http.js';
 import { relayEndpoints } from './relay-routes.js';
 import { signingEndpoints } from './signing-routes.js';
-import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, HttpError } from '../http/errors.js';
+import { isConfirmationSent } from './accounts.js';
+import { createSignInThrottle } from './sign-in-throttle.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
 const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
@@ -44,15 +48,24 @@ const blobStored = z.object({ sha256: z.string(), size: z.number().int() });
 
 const MANAGERS = ['owner', 'admin'] as const;
 const WRITERS = ['owner', 'admin', 'member'] as const;
-const signInErrors = { 401: 'Wrong e-mail or password', 429: 'Too many attempts, or too many failed sign-ins, from this address (Retry-After)' };
+const signInErrors = {
+  401: 'Wrong e-mail, password or confirmation code',
+  429: 'Too many attempts from this address, or too many failed sign-ins from it or at this account (Retry-After)',
+};
+/** 202 of link and join, told in their description (the document has one success status per operation). */
+const confirmationNote = ` 202 \`${JSON.stringify(confirmationSent.shape.confirmation.value)}\`: the credentials are no confirmed account's; a code went to \`email\` (alike for known and unknown addresses): repeat the request with \`confirmationCode\`.`;
 
 /** Every endpoint of the hosted instance, in document order. */
 export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedEndpoint[] {
   const limiter = (rule: keyof HostedLimits) => createRateLimiter(h.clock, limits[rule]);
-  const [push, pull, snapshot, blobs, manage, signIn, failedSignIns, badTokens] = (['push', 'pull', 'snapshot', 'blobs', 'manage', 'signIn', 'failedSignIn', 'badToken'] as const).map(limiter);
+  const [push, pull, snapshot, blobs, manage, signIn, badTokens] = (['push', 'pull', 'snapshot', 'blobs', 'manage', 'signIn', 'badToken'] as const).map(limiter);
   const device = { access: 'device' as const, badTokens };
-  /** Runs a sign-in use case, counting it against the IP only when the credentials were wrong. */
-  const throttled = <T>(req: Request, use: () => Promise<T>): Promise<T> => withLimit(failedSignIns, req.ip ?? '', (err) => err instanceof UnauthorizedError, use);
+  const throttled = createSignInThrottle(h.clock, limits);
+  /** 201 with the enrolment, or 202 "confirmation sent" (the caller repeats with `confirmationCode`). */
+  const enrolled = (res: Response, result: unknown) => {
+    if (!isConfirmationSent(result)) return result;
+    res.status(202).json(result);
+  };
   const json = { before: [express.json({ limit: MAX_PUSH_BYTES })], maxBodyBytes: MAX_PUSH_BYTES };
   const instance = ['Instance'];
   const devices = ['Sync: entities and devices'];
@@ -72,7 +85,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         method: 'post',
         path: '/sync/v1/link',
         summary: "Link a desktop entity: create it here (or enrol one more device of an owner or admin) and get this device's token",
-        description: "The first link of an entity creates it with this account as owner; the account is created on first use. The token (`deviceToken`) is shown once. 403 when the entity is someone else's, or this account's role there is not owner or admin.",
+        description: `The first link of an entity creates it with this account as owner. The token (\`deviceToken\`) is shown once. 403 when the entity is someone else's, or this account's role there is not owner or admin.${confirmationNote}`,
         tags: devices,
         access: 'public',
         limit: signIn,
@@ -82,7 +95,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         status: 201,
         errors: { ...signInErrors, 403: 'The entity is already linked by someone else' },
       },
-      ({ req, body }) => throttled(req, () => linkEntity(h, body)),
+      async ({ req, res, body }) => enrolled(res, await throttled({ ip: req.ip ?? '', email: body.email }, () => linkEntity(h, body))),
     ),
     endpoint(
       h,
@@ -90,7 +103,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         method: 'post',
         path: '/sync/v1/join',
         summary: 'Join an entity with an add-device code or an invitation code',
-        description: 'An add-device code (10 minutes, single use) enrols another install of a member; an invitation code (7 days) makes its e-mail a member, creating the account on first use.',
+        description: `An add-device code (10 minutes, single use) enrols another install of a member; an invitation code (7 days) makes its e-mail a member.${confirmationNote}`,
         tags: devices,
         access: 'public',
         limit: signIn,
@@ -100,7 +113,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         status: 201,
         errors: { ...signInErrors, 400: 'Bad input, or the code is invalid, expired or already used', 403: 'This account is not a member of the entity the add-device code belongs to' },
       },
-      ({ req, body }) => throttled(req, () => joinWithCode(h, body)),
+      async ({ req, res, body }) => enrolled(res, await throttled({ ip: req.ip ?? '', email: body.email }, () => joinWithCode(h, body))),
     ),
 
     endpoint(
@@ -199,7 +212,6 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         ...device,
         roles: { only: WRITERS, refusal: 'A viewer cannot change data' },
         limit: blobs,
-        before: [express.raw({ type: () => true, limit: MAX_BLOB_BYTES })],
         maxBodyBytes: MAX_BLOB_BYTES,
         params: shaParams,
         consumes: 'application/octet-stream',
@@ -209,19 +221,18 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
       },
       async ({ req, res, device, params }) => {
         if (device.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
-        const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const { created } = await putBlob(h, device, params.sha256, data);
-        res.status(created ? 201 : 200).json({ sha256: params.sha256, size: data.length });
+        const { created, size } = await receiveBlobBody(req, res, (body) => putBlob(h, device, params.sha256, body));
+        res.status(created ? 201 : 200).json({ sha256: params.sha256, size });
       },
     ),
     endpoint(
       h,
       { method: 'get', path: '/sync/v1/blobs/{sha256}', summary: 'A file stored for the entity', tags: files, ...device, limit: blobs, params: shaParams, produces: 'application/octet-stream', errors: { 404: 'Not stored for this entity' } },
       async ({ res, device, params }) => {
-        const data = await getBlob(h, device, params.sha256);
+        const blob = await getBlob(h, device, params.sha256);
         res.setHeader('content-type', 'application/octet-stream');
         res.setHeader('cache-control', 'private, max-age=31536000, immutable');
-        res.end(data);
+        await sendBlob(res, blob, h.log);
       },
     ),
     ...relayEndpoints(h, limits),

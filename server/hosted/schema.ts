@@ -18,6 +18,24 @@ export const accounts = pgTable('accounts', {
   createdAt: at('created_at').notNull(),
 });
 
+/**
+ * A sign-up waiting for its e-mail to be confirmed: the account is made only when the code mailed
+ * to the address comes back (with the same password), so nobody can take an address they cannot
+ * read. One per address; asking again replaces it (new code, new password). The code is kept as
+ * its SHA-256 and dies after 30 minutes, its first use or a few wrong tries.
+ */
+export const signups = pgTable('signups', {
+  email: text('email').primaryKey(),
+  name: text('name'),
+  /** The desktop user's id, taken by the account when free (as on a direct sign-up). */
+  accountId: uuid('account_id'),
+  passwordHash: text('password_hash').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: at('expires_at').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
 /** A linked entity. `lastSeq` is the last seq handed out; its row lock orders pushes. */
 export const entities = pgTable('entities', {
   id: uuid('id').primaryKey(),
@@ -136,7 +154,13 @@ export const rows = pgTable(
   ],
 );
 
-/** Content-addressed files of an entity (uploaded before the row that names them). */
+/**
+ * An entity's files, by sha256 (uploaded before the row that names them): one row per entity and
+ * file, which is what every access is checked against; the bytes are elsewhere. On PGlite they
+ * are a content-addressed file in the data dir (shared by entities with the same file);
+ * `uploadId` names them in `blob_chunks` instead on PostgreSQL (several processes share it, not
+ * a disk), and on PGlite only until the start after an upgrade has moved them to files.
+ */
 export const blobs = pgTable(
   'blobs',
   {
@@ -145,10 +169,25 @@ export const blobs = pgTable(
       .references(() => entities.id, { onDelete: 'cascade' }),
     sha256: text('sha256').notNull(),
     size: integer('size').notNull(),
-    data: bytea('data').notNull(),
+    uploadId: uuid('upload_id'),
     createdAt: at('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.entityId, t.sha256] })],
+  (t) => [primaryKey({ columns: [t.entityId, t.sha256] }), index('blobs_upload_idx').on(t.uploadId)],
+);
+
+/**
+ * A file's bytes in pieces of at most 1 MiB, written one by one as an upload streams in. The
+ * `blobs` row naming the upload is written last: until then nothing serves them, and an upload
+ * that broke off is removed (or swept at a later start, by its time-ordered id).
+ */
+export const blobChunks = pgTable(
+  'blob_chunks',
+  {
+    uploadId: uuid('upload_id').notNull(),
+    n: integer('n').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uploadId, t.n] })],
 );
 
 /**

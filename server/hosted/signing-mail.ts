@@ -14,7 +14,8 @@ import type { Change } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { readBlob } from './blobs.js';
-import { mirroredRow, mirroredRowsOfRequest, recordHostedChanges, type HostedChange } from './mirror.js';
+import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges, type HostedChange } from './mirror.js';
+import { reportUnreadableRow, UnreadableRowError } from './read-row.js';
 import { asRow, auditChanges, loadRequest } from './signing.js';
 import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
 import { AUTO_REMIND } from '../documents/request-schemas.js';
@@ -58,6 +59,13 @@ export async function reactToChanges(tx: HostedTx, h: HostedContext, entityId: s
 const isTrue = (v: unknown) => v === 1 || v === true;
 
 export interface HostedMailer {
+  /** An SMTP URL is set: this instance can send mail (and so confirm e-mail addresses). */
+  readonly configured: boolean;
+  /**
+   * Sends one message now, through the same transport, without the queue: for account mail whose
+   * code exists only in this message (a queued row would keep it at rest). Rejects when it fails.
+   */
+  sendNow(message: Message): Promise<void>;
   /** Sends what is due now rather than at the next tick (after a queueing commit). */
   wake(): void;
   /** One pass over what is due (tests drive it by hand). */
@@ -95,6 +103,12 @@ export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; fr
   const reminders = setInterval(() => void remindDue().catch((err: unknown) => h.log.warn({ err }, 'hosted reminders')), 15 * 60_000);
   reminders.unref();
   return {
+    configured: Boolean(opts.smtpUrl),
+    async sendNow(message) {
+      const t = await transportOf();
+      if (!t) throw new Error('This hosted instance has no SMTP server (--smtp-url)');
+      await t.sendMail({ from: opts.from, ...message });
+    },
     wake: () => setImmediate(tick),
     sendDue,
     remindDue,
@@ -155,7 +169,7 @@ function backoffMs(attempts: number): number {
 }
 
 type MailRow = typeof hostedMail.$inferSelect;
-type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
+export type Message = { to: string; subject: string; text: string; html: string; attachments?: { filename: string; content: Buffer; contentType: string }[] };
 
 /**
  * The next signer's invitation, or an automatic reminder. Their link is made now: a new token
@@ -203,24 +217,31 @@ async function queueDueReminders(h: HostedContext): Promise<number> {
       and(
         sql`${rows.tableName} = 'signature_requests'`,
         sql`${rows.data} ->> 'status' = 'sent'`,
-        sql`(${rows.data} ->> 'public_signing')::int = 1`,
-        sql`(${rows.data} ->> 'auto_remind')::int = 1`,
-        sql`coalesce((${rows.data} ->> '_deleted')::int, 0) = 0`,
+        // Compared as text, never cast: a cast that fails on one tenant's row would fail the scan for all.
+        sql`${rows.data} ->> 'public_signing' in ('1', 'true')`,
+        sql`${rows.data} ->> 'auto_remind' in ('1', 'true')`,
+        notDeleted,
       ),
     )
     .orderBy(asc(rows.seq))
     .limit(REMINDER_SCAN_LIMIT);
   let queued = 0;
   for (const r of open) {
-    await h.store.db.transaction(async (tx) => {
-      const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>(d));
-      for (const s of signersWhoseTurn(asRow<RequestRow>(r.data), all)) {
-        if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
-        const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
-        if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
-        if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
-      }
-    });
+    try {
+      await h.store.db.transaction(async (tx) => {
+        const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>('signers', d));
+        for (const s of signersWhoseTurn(asRow<RequestRow>('signature_requests', r.data), all)) {
+          if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
+          const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
+          if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
+          if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
+        }
+      });
+    } catch (err) {
+      // One tenant's damaged request is skipped (and logged once); every other request is still reminded.
+      if (!(err instanceof UnreadableRowError)) throw err;
+      reportUnreadableRow(h, r.entityId, r.rowId, err);
+    }
   }
   return queued;
 }

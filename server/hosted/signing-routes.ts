@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
 import { signBody, signingViewSchema, tokenParams } from '../documents/request-schemas.js';
-import { sendPdf } from '../documents/send-pdf.js';
+import { setPdfHeaders } from '../documents/send-pdf.js';
 import { UnknownSigningLinkError } from '../documents/signing.js';
 import { createRateLimiter, withLimit } from '../http/rate-limit.js';
+import { sendBlob } from './blob-http.js';
 import type { HostedContext } from './context.js';
 import { endpoint, type HostedEndpoint } from './endpoint.js';
 import type { HostedLimits } from './limits.js';
@@ -56,7 +57,8 @@ export function signingEndpoints(h: HostedContext, limits: HostedLimits): Hosted
     endpoint(h, { method: 'get', path: '/api/sign/{token}/document', summary: 'The PDF to sign (the signed PDF once completed)', description: note, ...spec, produces: 'application/pdf', errors: linkErrors }, ({ req, res, params }) =>
       throttled(req, async () => {
         const doc = await signerDocument(h, params.token);
-        sendPdf(res, doc.data, doc.name);
+        setPdfHeaders(res, doc.blob.size, doc.name);
+        await sendBlob(res, doc.blob, h.log);
       }),
     ),
   ];

@@ -16,7 +16,8 @@ import { serverTime } from './context.js';
 import { mirroredRow, mirroredRowsOfRequest, mirroredSignerByTokenHash, recordHostedChanges, type HostedChange, type RowData } from './mirror.js';
 import { queueHostedMail } from './signing-mail.js';
 import type { HostedTx } from './store.js';
-import { readBlob } from './blobs.js';
+import { openBlob, type OpenedBlob } from './blobs.js';
+import { readRow } from './read-row.js';
 import { signedName } from '../documents/signed-copy.js';
 
 export interface ClientInfo {
@@ -27,20 +28,18 @@ export interface ClientInfo {
 type FieldRow = Parameters<typeof signingView>[4][number];
 type DocumentView = Parameters<typeof signingView>[2] & { sha256: string };
 
-const BOOLEAN_COLUMNS = new Set(['required', 'auto_remind', 'public_signing']);
-const JSON_COLUMNS = new Set(['pages', 'data']);
+/** The columns the signing rules read, per table: a row without one of them is unreadable (409), never a 500. */
+const NEEDS = {
+  signature_requests: ['id', 'document_id', 'status', 'signing_order'],
+  signers: ['id', 'request_id', 'name', 'email', 'role', 'order', 'status'],
+  signature_fields: ['id', 'signer_id', 'type', 'page', 'x', 'y'],
+  documents: ['id', 'name', 'sha256'],
+  signature_audit: ['seq', 'hash'],
+};
 
-/** A mirrored row as the desktop's drizzle row: camelCase keys, booleans and JSON columns decoded. */
-export function asRow<T>(data: RowData): T {
-  const out: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(data)) {
-    if (column === '_deleted') continue;
-    const key = column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (BOOLEAN_COLUMNS.has(column)) out[key] = value === 1 || value === true;
-    else if (JSON_COLUMNS.has(column) && typeof value === 'string') out[key] = JSON.parse(value);
-    else out[key] = value ?? null;
-  }
-  return out as T;
+/** A mirrored row as the desktop's drizzle row, parsed (read-row.ts): a damaged row is a 409 for its page. */
+export function asRow<T>(table: keyof typeof NEEDS, data: RowData): T {
+  return readRow<T>(table, data, NEEDS[table]);
 }
 
 export interface Loaded {
@@ -57,7 +56,8 @@ export interface Loaded {
 /** Everything a signing link shows, read inside `tx`. */
 async function load(tx: HostedTx, token: string): Promise<Loaded> {
   const found = await mirroredSignerByTokenHash(tx, sha256Hex(token));
-  const loaded = found && (await loadRequest(tx, found.entityId, String(found.data.request_id), String(found.data.id)));
+  const signer = found && asRow<SignerRow>('signers', found.data);
+  const loaded = found && signer && (await loadRequest(tx, found.entityId, signer.requestId, signer.id));
   if (!loaded) throw new UnknownSigningLinkError();
   return loaded;
 }
@@ -66,7 +66,7 @@ async function load(tx: HostedTx, token: string): Promise<Loaded> {
 export async function loadRequest(tx: HostedTx, entityId: string, requestId: string, signerId: string): Promise<Loaded | null> {
   const requestData = await mirroredRow(tx, entityId, 'signature_requests', requestId);
   if (!requestData) return null;
-  const r = asRow<RequestRow>(requestData);
+  const r = asRow<RequestRow>('signature_requests', requestData);
   const docData = await mirroredRow(tx, entityId, 'documents', r.documentId);
   if (!docData) throw new NotFoundError('The document of this request is no longer available');
   const [signerRows, fieldRows, auditRows] = await Promise.all([
@@ -74,12 +74,13 @@ export async function loadRequest(tx: HostedTx, entityId: string, requestId: str
     mirroredRowsOfRequest(tx, entityId, 'signature_fields', r.id),
     mirroredRowsOfRequest(tx, entityId, 'signature_audit', r.id),
   ]);
-  const all = signerRows.map((d) => asRow<SignerRow>(d)).sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  const all = signerRows.map((d) => asRow<SignerRow>('signers', d)).sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
   const s = all.find((o) => o.id === signerId);
   if (!s) return null;
-  const fields = fieldRows.map((d) => asRow<FieldRow>(d)).sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x || a.id.localeCompare(b.id));
-  const last = auditRows.reduce<RowData | null>((best, e) => (!best || Number(e.seq) > Number(best.seq) ? e : best), null);
-  return { entityId, r, s, all, fields, doc: asRow<DocumentView>(docData), head: last ? { seq: Number(last.seq), hash: String(last.hash) } : { seq: 0, hash: GENESIS_HASH } };
+  const fields = fieldRows.map((d) => asRow<FieldRow>('signature_fields', d)).sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x || a.id.localeCompare(b.id));
+  const entries = auditRows.map((d) => asRow<{ seq: number; hash: string }>('signature_audit', d));
+  const last = entries.reduce<{ seq: number; hash: string } | null>((best, e) => (!best || e.seq > best.seq ? e : best), null);
+  return { entityId, r, s, all, fields, doc: asRow<DocumentView>('documents', docData), head: last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS_HASH } };
 }
 
 function signerActor(s: SignerRow): AuditActor {
@@ -197,13 +198,13 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
   return h.store.db.transaction(async (tx) => view(await load(tx, token)));
 }
 
-/** The PDF for the signer: the sealed one once completed, else the original. */
-export async function signerDocument(h: HostedContext, token: string): Promise<{ data: Buffer; name: string }> {
+/** The PDF for the signer (a stream): the sealed one once completed, else the original. */
+export async function signerDocument(h: HostedContext, token: string): Promise<{ blob: OpenedBlob; name: string }> {
   const l = await h.store.db.transaction((tx) => load(tx, token));
   const signed = l.r.status === 'completed' && l.r.signedSha256;
   const sha = signed ? l.r.signedSha256! : l.doc.sha256;
-  const data = await readBlob(h, l.entityId, sha);
-  if (!data) throw new NotFoundError(signed ? 'The signed document has not reached the hosted instance yet' : 'The document has not reached the hosted instance yet');
-  return { data, name: signed ? signedName(l.doc.name) : l.doc.name };
+  const blob = await openBlob(h, l.entityId, sha);
+  if (!blob) throw new NotFoundError(signed ? 'The signed document has not reached the hosted instance yet' : 'The document has not reached the hosted instance yet');
+  return { blob, name: signed ? signedName(l.doc.name) : l.doc.name };
 }
 

@@ -3,8 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { BlobStore } from '../blobs/store.js';
+import { moveChunksToFiles, openBlobFiles } from './blob-files.js';
+import { sweepAbandonedChunks } from './blob-chunks.js';
 import * as schema from './schema.js';
 
 export type HostedDb = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -14,6 +16,11 @@ export type HostedTx = Parameters<Parameters<HostedDb['transaction']>[0]>[0];
 export interface HostedStore {
   db: HostedDb;
   kind: 'pglite' | 'postgres';
+  /**
+   * PGlite only: where files' bytes are (content-addressed, in the data dir). PostgreSQL keeps
+   * them in `blob_chunks`: several processes share the database, not a disk.
+   */
+  files?: BlobStore;
   /** PostgreSQL only: NOTIFY other processes on the same database. */
   notify?(channel: string, payload: string): Promise<void>;
   /** PostgreSQL only: LISTEN on a dedicated connection; returns how to stop. */
@@ -37,7 +44,9 @@ async function openPglite(dataDir: string): Promise<HostedStore> {
   const client = new PGlite(dir);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as HostedDb, kind: 'pglite', close: () => client.close() };
+  const files = openBlobFiles(dataDir);
+  await moveChunksToFiles(db as unknown as HostedDb, files);
+  return { db: db as unknown as HostedDb, kind: 'pglite', files, close: () => client.close() };
 }
 
 async function openPostgres(url: string): Promise<HostedStore> {
@@ -58,7 +67,7 @@ async function openPostgres(url: string): Promise<HostedStore> {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     client.release();
   }
-  await db.execute(sql`select 1`);
+  await sweepAbandonedChunks(db as unknown as HostedDb, new Date());
   return {
     db: db as unknown as HostedDb,
     kind: 'postgres',

@@ -137,8 +137,17 @@ function upstreamOf(err: unknown): [number, string] | null {
   return null;
 }
 
+/** How a failure that is not the client's is logged (the hosted instance logs a bounded summary instead). */
+export type FailureReport = (level: 'warn' | 'error', err: unknown) => void;
+
 /** The one place where failures become HTTP responses: the status, headers and JSON body of one. */
-export function errorResponse(log: Logger, err: unknown, method: string, path: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+export function errorResponse(
+  log: Logger,
+  err: unknown,
+  method: string,
+  path: string,
+  report: FailureReport = (level, e) => log[level]({ err: e, method, path }, level === 'warn' ? 'upstream failure' : 'unhandled error'),
+): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
   if (err instanceof HttpError) return { status: err.status, headers: err.headers, body: errorBody(err.message, err.details) };
   if (err instanceof ZodError) return { status: 400, headers: {}, body: errorBody(zodMessage(err), zodDetails(err)) };
   const status = clientStatusOf(err);
@@ -152,10 +161,10 @@ export function errorResponse(log: Logger, err: unknown, method: string, path: s
   }
   const upstream = upstreamOf(err);
   if (upstream) {
-    log.warn({ err, method, path }, 'upstream failure');
+    report('warn', err);
     return { status: upstream[0], headers: {}, body: { error: upstream[1] } };
   }
-  log.error({ err, method, path }, 'unhandled error');
+  report('error', err);
   return { status: 500, headers: {}, body: { error: 'Internal server error' } };
 }
 

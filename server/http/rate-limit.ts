@@ -51,7 +51,8 @@ export function createRateLimiter(clock: Context['clock'], rule: RateLimitRule):
     check(key) {
       const now = clock.now().getTime();
       const recent = recentOf(key, now);
-      if (recent.length + (held.get(key) ?? 0) >= rule.limit) throw new RateLimitedError((recent[0] + rule.windowMs - now) / 1000, rule.message);
+      // No counted request when held places alone (a burst still being checked) fill the limit: they may all count, for a whole window.
+      if (recent.length + (held.get(key) ?? 0) >= rule.limit) throw new RateLimitedError(((recent[0] ?? now) + rule.windowMs - now) / 1000, rule.message);
     },
     count(key) {
       recentOf(key, clock.now().getTime()).push(clock.now().getTime());

@@ -1,6 +1,7 @@
 // The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
 // linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Context } from '../context.js';
@@ -28,8 +29,12 @@ export interface SyncEngine {
   capture: Capture;
   tables: SyncedTable[];
   applier: ReturnType<typeof createApplier>;
-  /** Per entity: when the next automatic cycle may run, and how many failed in a row. */
-  backoff: Map<string, { failures: number; nextAt: number }>;
+  /**
+   * Per entity: when the next automatic cycle may run, and how many failed in a row;
+   * `retryAfterUntil` when the hosted instance said not before then (429/503 Retry-After) — no
+   * cycle calls it earlier, not even one asked for by hand.
+   */
+  backoff: Map<string, { failures: number; nextAt: number; retryAfterUntil?: number }>;
   /** Cycles in progress, so two never run at once for one entity. */
   running: Map<string, Promise<void>>;
   /** What a running cycle has done of what it found to do ("syncing n of m"). */
@@ -231,14 +236,15 @@ async function uploadBlobOf(ctx: Context, link: LinkRow, token: string, change: 
   for (const sha of blobsOf(engineOf(ctx).tables, change)) {
     if (!ctx.blobs.has(sha)) continue;
     const present = await callHosted(link.hostedUrl, 'HEAD', `/sync/v1/blobs/${sha}`, { token });
-    if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: ctx.blobs.get(sha), timeoutMs: 120_000 });
+    // Sent as it is read from the file: never whole in memory.
+    if (!present) await callHosted(link.hostedUrl, 'PUT', `/sync/v1/blobs/${sha}`, { token, raw: fs.createReadStream(ctx.blobs.pathOf(sha)), timeoutMs: 120_000 });
   }
 }
 
 /**
  * Pulls the log after the cursor and applies it; the cursor advances in the same transaction.
- * A device that has never pulled (or whose cursor the log no longer covers) takes a snapshot of
- * the entity's rows first instead of replaying the whole log.
+ * A device that has not taken its snapshot yet (a new link or join, or one whose cursor the log no
+ * longer covers) takes a snapshot of the entity's rows first instead of replaying the whole log.
  */
 async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void> {
   const engine = engineOf(ctx);
@@ -250,7 +256,9 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
     Object.assign(progress, { phase: 'pull', done: 0, total: 0 });
     return seq;
   };
-  let cursor = link.cursor === 0 ? await snapshot() : link.cursor;
+  // Whether to start from a snapshot is its own flag: a cursor of 0 is also where a device stands
+  // for good when the entity's hosted log is empty (linked before it had data).
+  let cursor = link.needsSnapshot ? await snapshot() : link.cursor;
   const start = cursor;
   let refetched = false;
   for (;;) {
@@ -300,6 +308,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
   const engine = engineOf(ctx);
   const running = engine.running.get(entityId);
   if (running) return running;
+  if ((engine.backoff.get(entityId)?.retryAfterUntil ?? 0) > Date.now()) return Promise.resolve();
   const cycle = (async () => {
     const link = linkOf(ctx, entityId);
     if (!link) return;
@@ -323,7 +332,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
       const failures = (engine.backoff.get(entityId)?.failures ?? 0) + 1;
       const retryAfterMs = err instanceof HostedError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
       const delay = Math.max(retryAfterMs, Math.min(300_000, 1000 * 2 ** (failures - 1)) * (0.5 + Math.random() / 2));
-      engine.backoff.set(entityId, { failures, nextAt: Date.now() + delay });
+      engine.backoff.set(entityId, { failures, nextAt: Date.now() + delay, ...(retryAfterMs > 0 ? { retryAfterUntil: Date.now() + retryAfterMs } : {}) });
     }
   })().finally(() => {
     engine.running.delete(entityId);

@@ -67,7 +67,7 @@ export function undoRefusedGroups(ctx: Context, capture: Capture, tables: Synced
     const tables = [...new Set(undone.map((c) => c.tableName))];
     ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } });
     // Replayed from the start: the rows this device gave up take the hosted state again.
-    tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
+    tx.update(syncLinks).set({ cursor: 0, needsSnapshot: true }).where(eq(syncLinks.entityId, entityId)).run();
     return undone.length;
   });
 }

@@ -1,5 +1,6 @@
 // The device's HTTP client for the hosted instance's `/sync/v1`: timeouts on every call, and
 // failures as HostedError with the status and message the hosted instance gave.
+import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from './protocol.js';
 
@@ -48,14 +49,15 @@ export async function callHosted<T extends z.ZodType>(
   base: string,
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; raw?: Buffer; schema?: T; timeoutMs?: number; signal?: AbortSignal },
+  /** `raw`: bytes, or a stream of them (a file sent as it is read); `stream`: a non-JSON answer's body as it arrives. */
+  opts: { token?: string; body?: unknown; raw?: Buffer | Readable; stream?: boolean; schema?: T; timeoutMs?: number; signal?: AbortSignal },
 ): Promise<z.output<T>> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined;
   if (opts.raw) {
     headers['content-type'] = 'application/octet-stream';
-    body = new Uint8Array(opts.raw);
+    body = opts.raw instanceof Readable ? (Readable.toWeb(opts.raw) as ReadableStream<Uint8Array>) : new Uint8Array(opts.raw);
   } else if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
@@ -63,8 +65,10 @@ export async function callHosted<T extends z.ZodType>(
   const signals = [AbortSignal.timeout(opts.timeoutMs ?? TIMEOUT_MS), ...(opts.signal ? [opts.signal] : [])];
   let res: Response;
   try {
-    res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.any(signals), redirect: 'error' });
+    // A streamed body is sent as it is read (`duplex: 'half'`, which undici requires for one).
+    res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.any(signals), redirect: 'error', ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
   } catch (err) {
+    if (opts.raw instanceof Readable) opts.raw.destroy();
     const reason = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
     throw new HostedError(0, `Cannot reach the hosted instance at ${base} (${reason})`);
   }
@@ -81,6 +85,7 @@ export async function callHosted<T extends z.ZodType>(
     throw new HostedError(res.status, message, Number.isFinite(retry) && retry > 0 ? retry : null, res.headers.get('x-server-time'));
   }
   if (res.status === 204) return undefined as z.output<T>;
+  if (!isJson && opts.stream) return (res.body ?? Readable.from([])) as z.output<T>;
   if (!isJson) return Buffer.from(await res.arrayBuffer()) as z.output<T>;
   const data: unknown = await res.json();
   if (!opts.schema) return data as z.output<T>;

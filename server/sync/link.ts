@@ -5,9 +5,9 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { entities, memberships, users } from '../auth/tables.js';
 import { hashPassword } from '../auth/passwords.js';
-import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError } from '../http/errors.js';
+import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError, RateLimitedError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
-import { deviceCode, deviceSchema, enrolment, hostedInfo, rotatedToken, type Enrolment, type HostedInfo } from './protocol.js';
+import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, type ConfirmationSent, type Enrolment, type HostedInfo } from './protocol.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
 import { waitingChanges } from './waiting.js';
@@ -19,7 +19,9 @@ function fromHosted(err: unknown, what: string): never {
   if (err.status === 0) throw new BadGatewayError(err.message);
   if (err.status === 401) throw new BadRequestError(`${what}: ${err.message}`);
   if (err.status === 426) throw new ConflictError(err.message);
-  if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409 || err.status === 429) throw new HttpError(err.status, `${what}: ${err.message}`);
+  // The hosted instance's wait, passed on: the person sees how long, a client can honour Retry-After.
+  if (err.status === 429) throw new RateLimitedError(err.retryAfterSeconds ?? 60, `${what}: ${err.message}`);
+  if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409) throw new HttpError(err.status, `${what}: ${err.message}`);
   throw new BadGatewayError(`${what}: the hosted instance answered ${err.status} (${err.message})`);
 }
 
@@ -31,8 +33,12 @@ function hostedUrlOf(input: string): string {
 
 const deviceName = () => `Bureau on ${os.hostname()}`.slice(0, 80);
 
-/** Links an entity of this install to a hosted instance and queues all its data for the first push. */
-export async function linkEntityToHosted(ctx: Context, userId: string, input: { entityId: string; hostedUrl: string; email: string; password: string }) {
+/**
+ * Links an entity of this install to a hosted instance and queues all its data for the first push.
+ * A hosted account not yet confirmed answers `{confirmation: 'sent'}` (a code went to the e-mail):
+ * nothing is linked, and the person repeats with `confirmationCode`.
+ */
+export async function linkEntityToHosted(ctx: Context, userId: string, input: { entityId: string; hostedUrl: string; email: string; password: string; confirmationCode?: string }): Promise<ConfirmationSent | null> {
   const hostedUrl = hostedUrlOf(input.hostedUrl);
   if (linkOf(ctx, input.entityId)) throw new ConflictError('This entity is already linked');
   const entity = ctx.db.select().from(entities).where(eq(entities.id, input.entityId)).get();
@@ -42,10 +48,12 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
   let info: HostedInfo;
   try {
     info = await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
-    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/link', {
-      body: { email: input.email, password: input.password, name: user.name, accountId: user.id, entityId: entity.id, entityName: entity.name, deviceName: deviceName() },
-      schema: enrolment,
+    const answer = await callHosted(hostedUrl, 'POST', '/sync/v1/link', {
+      body: { email: input.email, password: input.password, name: user.name, accountId: user.id, entityId: entity.id, entityName: entity.name, deviceName: deviceName(), ...confirming(input) },
+      schema: enrolmentAnswer,
     });
+    if ('confirmation' in answer) return answer;
+    enrolled = answer;
   } catch (err) {
     fromHosted(err, 'Linking failed');
   }
@@ -62,14 +70,18 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
     refreshLinked(ctx);
   });
   await runCycle(ctx, entity.id);
+  return null;
 }
+
+const confirming = (input: { confirmationCode?: string }) => (input.confirmationCode ? { confirmationCode: input.confirmationCode } : {});
 
 /**
  * Joins an entity from the hosted instance with an add-device code: creates the local user
  * (the hosted account's id) when this install has none for that e-mail, the entity and the
- * membership, then pulls everything. Returns the local user to sign in.
+ * membership, then pulls everything. Returns the local user to sign in — or, for an invitation
+ * to an address without a confirmed hosted account, `{confirmation: 'sent'}` (repeat with the code).
  */
-export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string; name?: string }) {
+export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string; name?: string; confirmationCode?: string }) {
   const hostedUrl = hostedUrlOf(input.hostedUrl);
   const email = input.email.toLowerCase();
   const passwordHash = await hashPassword(input.password);
@@ -78,7 +90,12 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
   try {
     // An outdated device learns it before anything is enrolled: nothing half-linked.
     info = await callHosted(hostedUrl, 'GET', '/sync/v1/info', { schema: hostedInfo });
-    enrolled = await callHosted(hostedUrl, 'POST', '/sync/v1/join', { body: { code: input.code, email, password: input.password, ...(input.name ? { name: input.name } : {}), deviceName: deviceName() }, schema: enrolment });
+    const answer = await callHosted(hostedUrl, 'POST', '/sync/v1/join', {
+      body: { code: input.code, email, password: input.password, ...(input.name ? { name: input.name } : {}), deviceName: deviceName(), ...confirming(input) },
+      schema: enrolmentAnswer,
+    });
+    if ('confirmation' in answer) return answer;
+    enrolled = answer;
   } catch (err) {
     fromHosted(err, 'Joining failed');
   }
@@ -144,7 +161,7 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
       const columns = Object.keys(JSON.parse(change.columns) as Record<string, unknown>);
       tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId), inArray(syncStamps.column, columns))).run();
       tx.delete(syncChanges).where(where).run();
-      tx.update(syncLinks).set({ cursor: 0 }).where(eq(syncLinks.entityId, entityId)).run();
+      tx.update(syncLinks).set({ cursor: 0, needsSnapshot: true }).where(eq(syncLinks.entityId, entityId)).run();
     });
   } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
 }
@@ -227,6 +244,7 @@ export function syncStatus(ctx: Context, entityId: string) {
   const engine = engineOf(ctx);
   const running = engine.running.has(entityId);
   const progress = engine.progress.get(entityId);
+  const backoff = engine.backoff.get(entityId);
   const s = link.lastErrorStatus;
   const state: SyncState = running
     ? 'syncing'
@@ -261,6 +279,7 @@ export function syncStatus(ctx: Context, entityId: string) {
     /** How far this clock is behind (positive) or ahead of (negative) the hosted instance's, when known. */
     clockOffsetMs: offset,
     clockWarning: offset !== null && Math.abs(offset) > CLOCK_WARNING_MS,
+    nextAttemptAt: s !== null && backoff ? new Date(backoff.nextAt).toISOString() : null,
     rejected,
   };
 }

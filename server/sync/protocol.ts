@@ -2,6 +2,7 @@
 // message, shared by both sides so they cannot drift apart.
 import { z } from 'zod';
 import { isStamp } from './hlc.js';
+import { isSafeText, safeText, UNSAFE_TEXT_MESSAGE } from '../http/safe-text.js';
 
 /** Oldest device schema version the hosted instance accepts; older devices go read-only. */
 export const PROTOCOL_VERSION = 1;
@@ -13,6 +14,8 @@ export const MAX_PULL_CHANGES = 1000;
 /** Long-poll: the longest a pull may wait for new changes. */
 export const MAX_PULL_WAIT_MS = 25_000;
 export const MAX_BLOB_BYTES = 26 * 1024 * 1024;
+/** The largest schema version: the hosted log's `schema_version` column is a 32-bit integer. */
+export const MAX_SCHEMA_VERSION = 2 ** 31 - 1;
 
 const identifier = z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier');
 const rowId = z.string().min(1).max(200);
@@ -35,7 +38,7 @@ export const changeSchema = z.strictObject({
   columns: z.record(identifier, value).refine((c) => Object.keys(c).length <= 200, 'at most 200 columns'),
   expect: z.record(identifier, value).optional(),
   hlc: stamp,
-  schemaVersion: z.int().min(1),
+  schemaVersion: z.int().min(1).max(MAX_SCHEMA_VERSION),
   /**
    * The device's transaction that made the change. The changes of one group, sent together in
    * one push, are accepted together or refused together (a transition and the facts it wrote).
@@ -84,22 +87,34 @@ export type PullResponse = z.infer<typeof pullResponse>;
 export const roleSchema = z.enum(['owner', 'admin', 'member', 'viewer']);
 export type HostedRole = z.infer<typeof roleSchema>;
 
-const email = z.email('must be an e-mail address').max(254).transform((e) => e.toLowerCase());
-const password = z.string().min(10, 'must be at least 10 characters').max(200);
-const deviceName = z.string().trim().min(1).max(80);
+// Text of public bodies (link, join) is safe text: a NUL or an unpaired surrogate is a 400 here, not a 500 in the store.
+const email = z.email('must be an e-mail address').max(254).refine(isSafeText, UNSAFE_TEXT_MESSAGE).transform((e) => e.toLowerCase());
+const password = safeText().min(10, 'must be at least 10 characters').max(200);
+const deviceName = safeText().trim().min(1).max(80);
+const personName = safeText().trim().min(1).max(120);
+/** The code mailed to confirm a new account's address (`XXXX-XXXX`). */
+const confirmationCode = safeText().trim().min(6).max(20);
 
+/**
+ * Link (and join): credentials that sign in to a confirmed account enrol the device (201). Any
+ * others answer 202 `confirmationSent` — an unknown address gets a single-use code by mail (30
+ * minutes), a known one with a wrong password a note to its owner and no code — and the caller
+ * repeats the request with `confirmationCode`: the account is made (with the first request's
+ * password) and the device enrolled (201); a wrong, expired or used code answers 401.
+ */
 export const linkBody = z.strictObject({
   email,
   password,
-  name: z.string().trim().min(1).max(120).optional(),
+  name: personName.optional(),
   /** The desktop user's id: a new account takes it, so the user has one id on every device. */
   accountId: z.uuid('must be a UUID').optional(),
   entityId: z.uuid('must be a UUID'),
-  entityName: z.string().trim().min(1).max(200),
+  entityName: safeText().trim().min(1).max(200),
   deviceName,
+  confirmationCode: confirmationCode.optional(),
 });
 
-export const joinBody = z.strictObject({ code: z.string().trim().min(6).max(64), email, password, name: z.string().trim().min(1).max(120).optional(), deviceName });
+export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64), email, password, name: personName.optional(), deviceName, confirmationCode: confirmationCode.optional() });
 
 export const invitationBody = z.strictObject({ email, role: roleSchema, accountId: z.uuid('must be a UUID').optional() });
 
@@ -114,6 +129,13 @@ export const enrolment = z.object({
   role: roleSchema,
 });
 export type Enrolment = z.infer<typeof enrolment>;
+
+/** 202 of link and join: a code (or, for a known address, a note) went to `email`; repeat with `confirmationCode`. */
+export const confirmationSent = z.object({ confirmation: z.literal('sent'), email: z.string() });
+export type ConfirmationSent = z.infer<typeof confirmationSent>;
+
+/** What link and join answer: the enrolment (201) or a confirmation to make first (202). */
+export const enrolmentAnswer = z.union([enrolment, confirmationSent]);
 
 export const deviceCode = z.object({ code: z.string(), expiresAt: z.string() });
 

@@ -8,7 +8,7 @@ import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
 import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, settleRejectedChange, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, rotateDeviceToken, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
-import { deviceCode, deviceSchema } from './protocol.js';
+import { confirmationSent, deviceCode, deviceSchema } from './protocol.js';
 
 const tags = ['Sync'];
 const manage = { entity: 'QBH' as const, permission: 'SETTINGS.MANAGE' as const };
@@ -37,10 +37,20 @@ const statusSchema = z
       readOnly: z.boolean().meta({ description: "True while the hosted instance needs a newer Bureau: writes to the entity's synced data answer 423 until this device is updated." }),
       clockOffsetMs: z.number().nullable().meta({ description: "How far the hosted instance's clock is ahead of this device's (ms; negative: this clock is ahead), from its last answer. Stamps are made in hosted time." }),
       clockWarning: z.boolean().meta({ description: 'The clocks differ by more than a minute: the UI asks to set this clock right.' }),
+      nextAttemptAt: z.string().nullable().meta({
+        description: 'While sync fails: when this device tries again by itself (its backoff, never earlier than a Retry-After the hosted instance sent; a cycle asked for before then does not call it). Null when the last cycle worked.',
+      }),
       rejected: z.array(z.object({ changeId: z.uuid(), table: z.string(), rowId: z.string(), reason: z.string(), at: z.string() })),
     }),
   ])
   .meta({ id: 'SyncStatus' });
+
+/** The code the hosted instance mailed to confirm a new account's address (after a 202). */
+const confirmationCode = z.string('must be a string').trim().min(6).max(20).optional().meta({ description: 'The code mailed to `email` after a 202: send the same request again with it.', example: 'K7QD-3MZ9' });
+const confirmationNote =
+  ' When the credentials are no confirmed hosted account (a new address, or a wrong password), the hosted instance answers **202** `{confirmation: "sent", email}` and mails the address (a single-use code valid 30 minutes for a new account; a note to the owner of an existing one): send the same request again with `confirmationCode`. A wrong, expired or used code is 400; 429 with Retry-After when the hosted instance limits failed sign-ins (5 per account, 20 per address, 15 minutes).';
+
+const confirmationAnswer = confirmationSent.meta({ id: 'ConfirmationSent', description: '202: confirm the address, then repeat the request with `confirmationCode`.' });
 
 const sessionOnly = (auth: { kind: string; userId?: string } | null) => {
   if (auth?.kind !== 'session' || !auth.userId) throw new UnauthorizedError('A signed-in session is required');
@@ -54,16 +64,21 @@ export const syncRoutes: RouteDef[] = [
       path: '/api/sync/link',
       summary: 'Link the entity to a hosted instance and push everything',
       description:
-        'Signs in to the hosted instance with `email` and `password` (creating the hosted account on first use; the password is hashed there, the local hash never travels), registers this device, and queues every row of the synced tables for the first push. Session only (owner or admin). 400 for wrong hosted credentials or a bad URL, 403 when another account already linked this entity, 409 when already linked, 502 when the hosted instance cannot be reached — nothing is half-linked.',
+        'Signs in to the hosted instance with `email` and `password` (creating the hosted account on first use, once its address is confirmed; the password is hashed there, the local hash never travels), registers this device, and queues every row of the synced tables for the first push. Session only (owner or admin). 400 for wrong hosted credentials or a bad URL, 403 when another account already linked this entity, 409 when already linked, 502 when the hosted instance cannot be reached — nothing is half-linked.' +
+        confirmationNote,
       tags,
       access: manage,
-      body: z.strictObject({ entityId: entityIdField, hostedUrl, email: emailSchema, password: z.string().min(1).max(200) }),
-      response: statusSchema,
+      body: z.strictObject({ entityId: entityIdField, hostedUrl, email: emailSchema, password: z.string().min(1).max(200), confirmationCode }),
+      response: z.union([statusSchema, confirmationAnswer]),
       status: 201,
-      errors: { 409: 'Already linked', 502: 'Hosted instance unreachable or failing' },
+      errors: { 409: 'Already linked', 429: 'Too many failed sign-ins on the hosted instance', 502: 'Hosted instance unreachable or failing' },
     },
-    async ({ ctx, entityId, auth, body }) => {
-      await linkEntityToHosted(ctx, sessionOnly(auth), { ...body, entityId });
+    async ({ ctx, entityId, auth, body, setStatus }) => {
+      const confirmation = await linkEntityToHosted(ctx, sessionOnly(auth), { ...body, entityId });
+      if (confirmation) {
+        setStatus(202);
+        return confirmation;
+      }
       return syncStatus(ctx, entityId);
     },
   ),
@@ -179,15 +194,21 @@ export const syncRoutes: RouteDef[] = [
       path: '/api/sync/join',
       summary: 'Join an entity from the hosted instance on this install (add-device code) and sign in',
       description:
-        'The code is an add-device code (`POST /api/sync/devices/code`) or a member invitation (`POST /api/sync/invitations`, for its e-mail; the hosted account is created on first use). Works on a fresh install with no user yet: creates the local user (with the hosted account id) when none has this e-mail, the entity with its role, pulls all its data, and starts a session. 400 for a wrong, expired or used code or wrong credentials, 403 when the account is not a member, 409 when the entity is already here, 502 when the hosted instance cannot be reached.',
+        'The code is an add-device code (`POST /api/sync/devices/code`) or a member invitation (`POST /api/sync/invitations`, for its e-mail; the hosted account is created on first use, once its address is confirmed). Works on a fresh install with no user yet: creates the local user (with the hosted account id) when none has this e-mail, the entity with its role, pulls all its data, and starts a session. 400 for a wrong, expired or used code or wrong credentials, 403 when the account is not a member, 409 when the entity is already here, 502 when the hosted instance cannot be reached.' +
+        confirmationNote,
       tags,
       access: 'public',
-      body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema, name: z.string().trim().min(1).max(120).optional() }),
-      response: z.object({ user: userSchema, entity: z.object({ id: z.uuid(), name: z.string() }) }),
+      body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema, name: z.string().trim().min(1).max(120).optional(), confirmationCode }),
+      response: z.union([z.object({ user: userSchema, entity: z.object({ id: z.uuid(), name: z.string() }) }), confirmationAnswer]),
       status: 201,
+      errors: { 429: 'Too many failed sign-ins on the hosted instance' },
     },
-    async ({ ctx, res, body, userAgent }) => {
+    async ({ ctx, res, body, userAgent, setStatus }) => {
       const joined = await joinFromHosted(ctx, body);
+      if ('confirmation' in joined) {
+        setStatus(202);
+        return joined;
+      }
       startSession(ctx, res, joined.userId, userAgent);
       const user = ctx.db.select().from(users).where(eq(users.id, joined.userId)).get()!;
       return { user: publicUser(user), entity: joined.entity };

@@ -294,7 +294,7 @@ function applyStaged(ctx: Context, engine: SyncEngine, entityId: string, staged:
           applyBatch();
         }
       }
-      tx.update(syncLinks).set({ cursor: seq }).where(eq(syncLinks.entityId, entityId)).run();
+      tx.update(syncLinks).set({ cursor: seq, needsSnapshot: false }).where(eq(syncLinks.entityId, entityId)).run();
       return { inserted, careful, skipped, orphans };
     }),
   );

@@ -10,8 +10,14 @@ export const syncLinks = sqliteTable('sync_links', {
   deviceId: text('device_id').notNull(),
   deviceTokenSealed: text('device_token_sealed').notNull(),
   role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
-  /** The seq of the last hosted change applied here. */
+  /** The seq of the last hosted change applied here (0 is a valid position: an entity whose hosted log is empty). */
   cursor: integer('cursor').notNull().default(0),
+  /**
+   * The next pull starts with a snapshot: set for a new link, when the hosted instance asks
+   * (`mustRefetch`) and when this device gives up changes of its own; cleared in the snapshot's
+   * transaction. Not the cursor: an empty log leaves the cursor at 0 for good.
+   */
+  needsSnapshot: integer('needs_snapshot', { mode: 'boolean' }).notNull().default(true),
   linkedAt: text('linked_at').notNull(),
   lastSyncAt: text('last_sync_at'),
   /** Why the last cycle failed (offline, revoked, update required, clock skew), null when it worked. */

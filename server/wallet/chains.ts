@@ -45,6 +45,8 @@ export const chainConfigSchema = z.object({
   nativeSymbol: z.string().min(1).max(12).default('ETH'),
 });
 
+/** One chain as a chains file (or `npm run devnet`) writes it, before defaults and coercion. */
+export type ChainsFileEntry = Omit<z.input<typeof chainConfigSchema>, 'chainId' | 'poolDeployBlock'> & { chainId: number; poolDeployBlock: number };
 export type TokenConfig = z.output<typeof tokenSchema>;
 export type ChainConfig = Omit<z.output<typeof chainConfigSchema>, 'token' | 'tokens'> & { name: string; tokens: TokenConfig[] };
 

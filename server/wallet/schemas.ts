@@ -1,13 +1,14 @@
 // Request and response schemas of the privacy and relay routes (spec section 4.4). Fields the
 // contract lists are named as it names them; additions are documented in `description`.
 import { z } from 'zod';
+import { safeText } from '../http/safe-text.js';
 import { ACTIVITY_KINDS, ACTIVITY_STATUSES } from './tables.js';
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'must be a 0x-prefixed hex string');
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex string');
 const addressString = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
 const uuid = z.uuid();
-const chainField = z.string().min(1).max(64).optional().meta({ description: 'Chain name; default `base-sepolia`' });
+const chainField = safeText().min(1).max(64).optional().meta({ description: 'Chain name; default `base-sepolia`' });
 const tokenField = z.string().optional().meta({ description: 'ERC-20 contract address; omitted or the zero address means native ETH' });
 /** Amount checks run in the use case so every invalid amount answers `Valid amount required`. */
 const amountField = z

@@ -11,6 +11,7 @@ import { freePort } from '../helpers/net.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { confirmed } from './confirm.js';
 import { draftRequest, PNG_DATA_URL, signingToken } from '../integration/documents-helpers.js';
 import { startReceiver, type Receiver } from '../integration/webhooks-receiver.js';
 import { eq } from 'drizzle-orm';
@@ -33,11 +34,12 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
     smtp = await startSmtp();
     hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-hosted-rules-'));
     const port = await freePort();
-    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url });
+    hosted = await startHosted({ port, dataDir: hostedDir, databaseUrl: await databaseUrl(), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, smtpUrl: smtp.url, trustProxy: 'loopback' });
     pub = makeClient(hosted.url);
     device = await startTestServer();
     owner = await device.signup({ entityName: 'Rules Ltd' });
-    const linked = await owner.post('/api/sync/link', { hostedUrl: hosted.url, email: owner.email, password: owner.password });
+    // The hosted account is new: its address is confirmed with the code mailed to it.
+    const linked = await confirmed(smtp, { hostedUrl: hosted.url, email: owner.email, password: owner.password }, (body) => owner.post('/api/sync/link', body));
     expect(linked.status, JSON.stringify(linked.body)).toBe(201);
     receiver = await startReceiver();
     const sub = await owner.post('/api/webhook-subscriptions', { url: receiver.url, events: ['signer.signed', 'signature_request.declined', 'signature_request.expired'] });
@@ -217,11 +219,13 @@ function signingRules(store: string, databaseUrl: () => Promise<string | undefin
       const oddReason = await pub.post(`/api/sign/${tokens[0]}`, { action: 'decline', reason: 'no\u0000' });
       expect(oddReason.status, JSON.stringify(oddReason.body)).toBe(400);
       expect((await pub.get(`/api/sign/${tokens[0]}`)).body.signer.status).toBe('pending');
+      // The signer's name, e-mail and fields, and the errors: never stored by a browser or proxy.
+      for (const answer of [malformed, eve, fay, notMine, badPng, badBody]) expect(answer.headers.get('cache-control')).toBe('no-store');
     });
 
     it('after 20 unknown links from one address, every signing link from it answers 429', async () => {
       const { tokens } = await sentRequest({ signers: [{ name: 'Gil', email: 'gil@example.com' }] });
-      // One client address behind the proxy (the instance trusts its loopback proxy's X-Forwarded-For).
+      // One client address behind the proxy (this instance trusts its loopback proxy's X-Forwarded-For).
       const prober = makeClient(hosted.url, { 'x-forwarded-for': '203.0.113.7' });
       for (let i = 0; i < 20; i++) {
         const miss = await prober.get(`/api/sign/${'x'.repeat(30)}${String(i).padStart(4, '0')}`);

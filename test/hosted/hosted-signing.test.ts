@@ -15,6 +15,7 @@ import { extractSignature, verifyCms } from '../helpers/pdf-seal.js';
 import { makeClient, type Client } from '../helpers/server.js';
 import { killServerProcess, startServerProcess, type ServerProcess } from '../soak/server-process.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
+import { confirmed } from './confirm.js';
 import { draftRequest, PNG_DATA_URL } from '../integration/documents-helpers.js';
 
 const base = '/api/documents/signature-requests';
@@ -76,7 +77,8 @@ describe('public signing through the hosted instance', () => {
     const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0];
     const entityId = signup.body.entity.id as string;
     const owner = sessionOn(device.url, cookie, entityId);
-    const linked = await owner.post('/api/sync/link', { hostedUrl: hosted.url, email: 'owner@example.com', password: 'correct horse battery staple' });
+    // The hosted account is new: its address is confirmed with the code mailed to it.
+    const linked = await confirmed(smtp, { hostedUrl: hosted.url, email: 'owner@example.com', password: 'correct horse battery staple' }, (body) => owner.post('/api/sync/link', body));
     expect(linked.status, JSON.stringify(linked.body)).toBe(201);
 
     const { requestId, signers } = await draftRequest(owner, { signers: [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { name: 'Bob Babbage', email: 'bob@example.com' }] });

@@ -63,9 +63,9 @@ describe('two hosted processes on one PostgreSQL', () => {
     await Promise.all(
       pushers.map(async (device, p) => {
         for (let i = 0; i < PUSHES; i++) {
-          const batch = Array.from({ length: PER_PUSH - 1 }, (_, k) => device.change('tickets', `t-${p}-${i}-${k}`, { subject: `ticket ${p}/${i}/${k}` }));
+          const batch = Array.from({ length: PER_PUSH - 1 }, (_, k) => device.change('helpdesk_tickets', `t-${p}-${i}-${k}`, { subject: `ticket ${p}/${i}/${k}` }));
           // Every push also writes one shared row, so pushes contend on a row as well as on the entity.
-          batch.push(device.change('tickets', 'shared', { counter: `${p}-${i}` }));
+          batch.push(device.change('helpdesk_tickets', 'shared', { subject: `${p}-${i}` }));
           const res = await device.push(batch);
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           for (const r of res.body.results) {

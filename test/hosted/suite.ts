@@ -105,7 +105,7 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         const res = await laptop.pull();
         expect(res.status).toBe(401);
         expect(res.body.error).toMatch(/revoked/);
-        expect((await laptop.push([laptop.change('tickets', 'x', { a: 1 })])).status).toBe(401);
+        expect((await laptop.push([laptop.change('helpdesk_tickets', 'x', { subject: 'x' })])).status).toBe(401);
       });
     });
 
@@ -126,9 +126,9 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
       it('orders the log by seq and resolves each column by the newest HLC stamp, in any arrival order', async () => {
         const { device: desk, input } = await link(base);
         const laptop = await secondDevice(desk, input);
-        const a1 = desk.change('tickets', 't1', { subject: 'Printer', status: 'new', priority: 'low' });
-        const b1 = laptop.change('tickets', 't1', { status: 'open' });
-        const a2 = desk.change('tickets', 't1', { priority: 'high' });
+        const a1 = desk.change('helpdesk_tickets', 't1', { subject: 'Printer', status: 'new', priority: 'low' });
+        const b1 = laptop.change('helpdesk_tickets', 't1', { status: 'open' });
+        const a2 = desk.change('helpdesk_tickets', 't1', { priority: 'high' });
         // Newer stamps arrive first: the older ones must not overwrite them.
         expect((await laptop.push([b1])).body.results[0]).toEqual({ id: b1.id, status: 'accepted', seq: 1 });
         expect((await desk.push([a2, a1])).body.results.map((r: { seq: number }) => r.seq)).toEqual([2, 3]);
@@ -157,11 +157,11 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         const { device: desk, input } = await link(base);
         const laptop = await secondDevice(desk, input);
         const fact = { ticket_id: 't1', body: 'Hello', created_at: '2026-11-23T10:00:00.000Z' };
-        expect((await desk.push([desk.change('ticket_messages', 'm1', fact, 'fact')])).body.results[0].status).toBe('accepted');
-        const same = laptop.change('ticket_messages', 'm1', fact, 'fact');
-        const different = laptop.change('ticket_messages', 'm1', { ...fact, body: 'Changed' }, 'fact');
-        const edit = laptop.change('ticket_messages', 'm1', { body: 'Edited' });
-        const after = laptop.change('ticket_messages', 'm2', { ...fact, body: 'Second' }, 'fact');
+        expect((await desk.push([desk.change('helpdesk_messages', 'm1', fact, 'fact')])).body.results[0].status).toBe('accepted');
+        const same = laptop.change('helpdesk_messages', 'm1', fact, 'fact');
+        const different = laptop.change('helpdesk_messages', 'm1', { ...fact, body: 'Changed' }, 'fact');
+        const edit = laptop.change('helpdesk_messages', 'm1', { body: 'Edited' });
+        const after = laptop.change('helpdesk_messages', 'm2', { ...fact, body: 'Second' }, 'fact');
         const res = await laptop.push([same, different, edit, after]);
         expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['accepted', 'rejected', 'rejected', 'accepted']);
         expect(res.body.results[1].reason).toMatch(/different record/);
@@ -230,13 +230,13 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
       it('streams the current rows with their stamps and the seq they are consistent with', async () => {
         const { device: desk, input } = await link(base);
         const laptop = await secondDevice(desk, input);
-        const created = desk.change('tickets', 't1', { subject: 'Printer', status: 'new' });
-        const edited = laptop.change('tickets', 't1', { status: 'open' });
-        const fact = desk.change('ticket_messages', 'm1', { ticket_id: 't1', body: 'Hello' }, 'fact');
+        const created = desk.change('helpdesk_tickets', 't1', { subject: 'Printer', status: 'new' });
+        const edited = laptop.change('helpdesk_tickets', 't1', { status: 'open' });
+        const fact = desk.change('helpdesk_messages', 'm1', { ticket_id: 't1', body: 'Hello' }, 'fact');
         await desk.push([created, fact]);
         await laptop.push([edited]);
         const other = (await link(base)).device;
-        await other.push([other.change('tickets', 'theirs', { subject: 'Not yours' })]);
+        await other.push([other.change('helpdesk_tickets', 'theirs', { subject: 'Not yours' })]);
 
         const { header, rows, end } = await snapshot(laptop);
         expect(header).toMatchObject({ kind: 'header', seq: 3, rows: 2, serverTime: expect.any(String) });
@@ -244,10 +244,10 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         const byId = new Map(rows.map((r) => [r.rowId, r]));
         expect([...byId.keys()].sort()).toEqual(['m1', 't1']);
         // Columns written at different times carry their own stamps; a row written once carries one.
-        expect(byId.get('t1')).toEqual({ table: 'tickets', rowId: 't1', data: { subject: 'Printer', status: 'open' }, stamps: { subject: created.hlc, status: edited.hlc }, fact: false });
-        expect(byId.get('m1')).toEqual({ table: 'ticket_messages', rowId: 'm1', data: { ticket_id: 't1', body: 'Hello' }, stamps: fact.hlc, fact: true });
+        expect(byId.get('t1')).toEqual({ table: 'helpdesk_tickets', rowId: 't1', data: { subject: 'Printer', status: 'open' }, stamps: { subject: created.hlc, status: edited.hlc }, fact: false });
+        expect(byId.get('m1')).toEqual({ table: 'helpdesk_messages', rowId: 'm1', data: { ticket_id: 't1', body: 'Hello' }, stamps: fact.hlc, fact: true });
         // The log continues from the snapshot's seq.
-        await desk.push([desk.change('tickets', 't2', { subject: 'After' })]);
+        await desk.push([desk.change('helpdesk_tickets', 't2', { subject: 'After' })]);
         expect((await laptop.pullAll(end.seq)).changes.map((c) => c.rowId)).toEqual(['t2']);
       });
 
@@ -345,7 +345,7 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
       it("a device of entity A never sees B's log or blobs", async () => {
         const a = (await link(base)).device;
         const b = (await link(base)).device;
-        await b.push([b.change('tickets', 'secret', { subject: 'B only' })]);
+        await b.push([b.change('helpdesk_tickets', 'secret', { subject: 'B only' })]);
         const blob = Buffer.from('B private file');
         const sha = crypto.createHash('sha256').update(blob).digest('hex');
         expect((await call(base, 'PUT', `/sync/v1/blobs/${sha}`, { token: b.token, raw: blob })).status).toBe(201);
@@ -365,7 +365,7 @@ export function hostedSuite(name: string, databaseUrl: () => Promise<string | un
         const joined = await call(base, 'POST', '/sync/v1/join', { body: { code, email: viewer.input.email, password: viewer.input.password, deviceName: 'Viewer laptop' } });
         expect(joined.body.role).toBe('viewer');
         const device = new Device(base, joined.body);
-        expect((await device.push([device.change('tickets', 't', { subject: 'x' })])).status).toBe(403);
+        expect((await device.push([device.change('helpdesk_tickets', 't', { subject: 'x' })])).status).toBe(403);
         expect((await call(base, 'PUT', `/sync/v1/blobs/${'0'.repeat(64)}`, { token: device.token, raw: Buffer.from('x') })).status).toBe(403);
         expect((await call(base, 'POST', '/sync/v1/devices/codes', { token: device.token })).status).toBe(403);
         expect((await device.pull()).status).toBe(200);

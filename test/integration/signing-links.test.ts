@@ -140,6 +140,23 @@ describe('who may host in-person signing', () => {
   });
 });
 
+describe('signing answers', () => {
+  it("are never stored by a browser or proxy (the signer's name, e-mail and fields): Cache-Control: no-store, as on the hosted instance", async () => {
+    const { signers, requestId } = await sentRequest();
+    const { token } = (await link(requestId, signers[0].id)).body;
+    const view = await server.anon.get(`/api/sign/${token}`);
+    const answers = [
+      view,
+      await server.anon.get(`/api/sign/${token}/document`),
+      await server.anon.post(`/api/sign/${token}`, { action: 'sign', fields: signFields(view.body) }),
+      await server.anon.get(`/api/sign/${'x'.repeat(43)}`),
+      await server.anon.post(`/api/sign/${token}`, { action: 'dance' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404, 400]);
+    for (const a of answers) expect(a.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('documents the purpose of a signing link and the inPerson flag of the signing routes', async () => {
     const doc = (await server.anon.get('/api/openapi.json')).body;

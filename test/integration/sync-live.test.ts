@@ -86,7 +86,7 @@ describe('initial sync and re-snapshot', () => {
       });
       expect((await importer.push(batch)).status).toBe(200);
     }
-    b.ctx.sqlite.prepare('update sync_links set cursor = 0').run();
+    b.ctx.sqlite.prepare('update sync_links set needs_snapshot = 1').run();
     const seen: { phase: string; done: number; total: number }[] = [];
     let finished = false;
     const cycle = run(onB, owner.entityId).finally(() => (finished = true));

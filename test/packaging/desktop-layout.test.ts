@@ -19,6 +19,12 @@ import { asarUnpackedUrl } from '../../main/asar-paths.js';
 import { buildJoinSplit, createNote, flattenPublicSignals, releaseCurve, verifyJoinSplitProof } from '../../server/privacy/index.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { newKeys, treeWithNotes } from '../privacy/fixtures.js';
+import { startHosted } from '../../server/hosted/main.js';
+import { freePort } from '../helpers/net.js';
+import { startTestServer } from '../helpers/server.js';
+import { sentRequest } from '../e2e/signing-helpers.js';
+import type { Locator } from '@playwright/test';
+import { extractRenderer, launchChromium } from './served-ui.js';
 
 /** What the app may weigh (measured 40.0 MB packed + 44.6 MB unpacked; ~20 % headroom). */
 const BUDGET = { asarBytes: 48e6, unpackedBytes: 54e6 };
@@ -217,6 +223,55 @@ describe('desktop layout', () => {
     expect(asarBytes).toBeLessThan(BUDGET.asarBytes);
     expect(unpackedBytes).toBeLessThan(BUDGET.unpackedBytes);
   });
+});
+
+describe('the packed UI, served at any path', () => {
+  it('renders a reloaded nested page of the desktop and a signing page of the hosted instance, in Chromium', async () => {
+    const ui = extractRenderer(asarFile, entries, path.join(tmp, 'ui'));
+    const device = await startTestServer({ rendererDir: ui });
+    const port = await freePort();
+    const hosted = await startHosted({ port, dataDir: path.join(tmp, 'hosted'), logLevel: 'silent', publicUrl: `http://127.0.0.1:${port}`, rendererDir: ui });
+    const browser = await launchChromium();
+    try {
+      const client = await device.signup();
+      expect((await client.post('/api/sync/link', { hostedUrl: hosted.url, email: client.email, password: client.password })).status).toBe(201);
+      const { requestId, url } = await sentRequest(client, [{ type: 'signature', page: 1, x: 0.1, y: 0.75, width: 0.3, height: 0.07 }]);
+      expect(url.startsWith(`${hosted.url}/sign/`)).toBe(true);
+      expect((await client.post('/api/sync/run', {})).status).toBe(200);
+
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(err.message));
+      page.on('response', (res) => void (res.status() >= 400 && problems.push(`${res.status()} ${res.url()}`)));
+      /** What only the UI's scripts draw, from the API: the request's title and `also` (the pdf.js worker is an asset too). */
+      const rendered = async (what: string, also: Locator) => {
+        try {
+          await page.getByText('Flat lease').first().waitFor({ timeout: 20_000 });
+          await also.first().waitFor({ timeout: 20_000 });
+        } catch (err) {
+          throw new Error(`${what} did not render (${(err as Error).message.split('\n')[0]}); ${problems.join('; ') || 'no failed request'}`);
+        }
+      };
+      const [name, value] = client.cookie.split('=');
+      await page.context().addCookies([{ name, value, url: device.url, httpOnly: true, sameSite: 'Strict' }]);
+      await page.goto(`${device.url}/documents/requests/${requestId}`);
+      await rendered('the desktop page', page.getByText('Hash chain intact'));
+      await page.reload();
+      await rendered('the reloaded desktop page', page.getByText('Hash chain intact'));
+      await page.goto(url);
+      await rendered('the hosted signing page', page.locator('.pdf-page[data-rendered]'));
+      await page.getByRole('button', { name: /^Signature \(required\)/ }).waitFor();
+      expect(problems).toEqual([]);
+      // Absolute asset URLs: relative ones (`./assets/…`) resolve under `/sign/` or `/documents/requests/`.
+      const index = fs.readFileSync(path.join(ui, 'index.html'), 'utf8');
+      expect(index).toMatch(/src="\/assets\/index-[^"]+\.js"/);
+      expect(index).not.toMatch(/(src|href)="\.\//);
+    } finally {
+      await browser.close();
+      await hosted.close();
+      await device.close();
+    }
+  }, 180_000);
 });
 
 describe('native module ABI check', () => {

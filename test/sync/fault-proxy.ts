@@ -65,6 +65,8 @@ export class FaultProxy {
   private inFlight = new Set<Promise<unknown>>();
   /** What happened, for the failure report. */
   readonly log: string[] = [];
+  /** Every request that reached the proxy (`GET /sync/v1/snapshot`), faulted or not. */
+  readonly requests: string[] = [];
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -149,6 +151,7 @@ export class FaultProxy {
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.includes(k) && v !== undefined) headers[k] = v;
     const captured: Captured = { method, path, headers, body: Buffer.concat(chunks) };
     const what = `${method} ${path.split('?')[0]}`;
+    this.requests.push(what);
 
     if (this.passthrough) return this.reply(res, await this.forward(captured));
     if (this.partitioned) {

@@ -1,6 +1,6 @@
 // Shrunk failing operation sequences the simulation found, replayed by simulation.test.ts as
 // their own tests: a fixed bug stays fixed, and a known one stays visible. To add one, take the
-// counterexample fast-check prints, `[[...operations], joinAt]`, as `{ ops: [...], joinAt }` (and
+// counterexample fast-check prints, `[[...operations], joinAt, empty]`, as `{ ops: [...], joinAt, empty }` (and
 // `collide: true` if it was found with SIM_COLLIDE=1).
 import type { Op } from './sim-ops.js';
 
@@ -9,6 +9,8 @@ export interface Regression {
   ops: Op[];
   /** Before which operation device 3 joins (null or absent: with device 2, before the first). */
   joinAt?: number | null;
+  /** Linked before it had any data (the third value of a counterexample). */
+  empty?: boolean;
   /** Let natural keys collide across devices (Run.collide). */
   collide?: boolean;
   /**

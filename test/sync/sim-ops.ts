@@ -143,6 +143,9 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
 /** Where device 3 joins: with the others before the first operation (null), or before operation n (at the heal when n is past the end). */
 export const joinAtArb: fc.Arbitrary<number | null> = fc.option(fc.nat({ max: 30 }), { nil: null, freq: 2 });
 
+/** One run in four links an entity that has no data yet (issue 31: its hosted log starts empty). */
+export const emptyAtLinkArb: fc.Arbitrary<boolean> = fc.nat({ max: 3 }).map((n) => n === 0);
+
 /**
  * Two halves of up to `half` operations each: runs of ~`half` operations on average, rarely very
  * short, and a failure can still shrink to the few operations that matter.

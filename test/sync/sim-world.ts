@@ -149,7 +149,8 @@ export class World {
   }
 
   /** A new entity, linked on device 1 and joined from devices 2 and 3, with no faults and no skew. */
-  async newRun(opts: { collide?: boolean; joinLate?: boolean; bulkTickets?: number; linkFaults?: Fault[] } = {}): Promise<Run> {
+  /** `empty`: linked before it has any data (its hosted log stays empty until the operations write). */
+  async newRun(opts: { collide?: boolean; joinLate?: boolean; bulkTickets?: number; linkFaults?: Fault[]; empty?: boolean } = {}): Promise<Run> {
     this.now += 3_600_000;
     for (const d of this.devices) {
       d.proxy.reset();
@@ -164,12 +165,16 @@ export class World {
     for (const d of this.devices) d.seen = maxLocalSeq(d);
     const run = new Run(this, owner.entityId, owner.user.id, opts.collide ?? false);
     // Data from before the link: the link's snapshot must carry all of it.
-    await run.initialContent(one, opts.bulkTickets ?? 0);
+    if (!opts.empty) await run.initialContent(one, opts.bulkTickets ?? 0);
     for (const f of opts.linkFaults ?? []) one.proxy.arm(f);
     const linked = await owner.post('/api/sync/link', { hostedUrl: one.proxy.url, email: owner.email, password: owner.password });
     check(linked.status === 201 && (linked.body.state === 'synced' || opts.linkFaults?.length), () => `link: ${linked.status} ${json(linked.body)}`);
     run.trace.push(`link → ${linked.body.state}${linked.body.lastError ? ` (${linked.body.lastError})` : ''}, waiting ${linked.body.waiting}`);
-    run.recordSnapshot(one);
+    if (opts.empty) {
+      run.trace.push('linked with no data');
+      this.count('runs linked with no data');
+    }
+    else run.recordSnapshot(one);
     await run.join(two);
     if (opts.joinLate) run.trace.push('device 3 joins later');
     else await run.join(three);

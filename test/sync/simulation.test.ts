@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { joinAtArb, opsArb, type Op } from './sim-ops.js';
+import { emptyAtLinkArb, joinAtArb, opsArb, type Op } from './sim-ops.js';
 import { World, type Run } from './sim-world.js';
 import { regressions } from './regressions.js';
 
@@ -71,10 +71,10 @@ async function traced(run: Run, body: () => Promise<void>): Promise<void> {
   }
 }
 
-/** One run: a new entity on the three devices, the operations (device 3 joining before `joinAt`), heal, verify. */
-async function simulate(ops: Op[], opts: { collide?: boolean; joinAt?: number | null } = {}): Promise<void> {
+/** One run: a new entity on the three devices (with data before the link unless `empty`), the operations (device 3 joining before `joinAt`), heal, verify. */
+async function simulate(ops: Op[], opts: { collide?: boolean; joinAt?: number | null; empty?: boolean } = {}): Promise<void> {
   const joinAt = opts.joinAt ?? null;
-  const run = await world.newRun({ collide: opts.collide, joinLate: joinAt !== null });
+  const run = await world.newRun({ collide: opts.collide, joinLate: joinAt !== null, empty: opts.empty });
   await traced(run, async () => {
     for (const [i, op] of ops.entries()) {
       if (i === joinAt) await run.join(world.devices[2]);
@@ -92,12 +92,12 @@ describe('sync simulation', () => {
       let runs = 0;
       const started = Date.now();
       await fc.assert(
-        fc.asyncProperty(opsArb(HALF_OPS), joinAtArb, async (ops, joinAt) => {
+        fc.asyncProperty(opsArb(HALF_OPS), joinAtArb, emptyAtLinkArb, async (ops, joinAt, empty) => {
           // Shrinking within a time budget: past it, further candidates are skipped (the smallest failure so far is reported).
           if (firstFailureAt && Date.now() - firstFailureAt > SHRINK_BUDGET_MS) return true;
           runs += 1;
           try {
-            await simulate(ops, { collide: COLLIDE, joinAt });
+            await simulate(ops, { collide: COLLIDE, joinAt, empty });
           } catch (err) {
             firstFailureAt ||= Date.now();
             throw err;
@@ -162,7 +162,7 @@ describe('sync simulation', () => {
   // Shrunk failing sequences the simulation found, replayed as they were.
   for (const r of regressions) {
     it(`regression: ${r.name}`, async () => {
-      const replay = simulate(r.ops, { collide: r.collide, joinAt: r.joinAt });
+      const replay = simulate(r.ops, { collide: r.collide, joinAt: r.joinAt, empty: r.empty });
       if (r.knownDivergence) await expect(replay).rejects.toThrow(r.knownDivergence);
       else await replay;
     }, 60_000);

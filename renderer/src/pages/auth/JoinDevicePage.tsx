@@ -5,6 +5,7 @@ import { Button, ErrorBanner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { fieldErrorsOf, syncApi } from '../sync/sync-api';
 import { AuthCard } from './AuthCard';
+import { useConfirmation } from '../sync/ConfirmationCode';
 
 /** A fresh install joins an entity another device linked: hosted URL, add-device code, and the account. */
 export function JoinDevicePage() {
@@ -13,11 +14,17 @@ export function JoinDevicePage() {
   const [params] = useSearchParams();
   const [form, setForm] = useState({ hostedUrl: params.get('hostedUrl') ?? '', code: params.get('code') ?? '', email: '', password: '' });
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const confirmation = useConfirmation();
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    confirmation.reset(); // other credentials: the code asked for no longer applies
+    setForm({ ...form, [k]: e.target.value });
+  };
   const join = useAction(async () => {
     setFieldErrors({});
     try {
-      const joined = await syncApi.join(form);
+      const joined = await syncApi.join({ ...form, ...confirmation.body() });
+      // A new account's address is confirmed first: the form asks for the mailed code.
+      if (confirmation.asked(joined)) return;
       session.selectEntity(joined.entity.id);
     } catch (err) {
       setFieldErrors(fieldErrorsOf(err));
@@ -48,8 +55,9 @@ export function JoinDevicePage() {
         <TextInput label="Add-device code" autoComplete="one-time-code" autoCapitalize="characters" spellCheck={false} value={form.code} onChange={set('code')} error={fieldErrors.code} required />
         <TextInput label="E-mail" type="email" autoComplete="email" value={form.email} onChange={set('email')} error={fieldErrors.email} required />
         <TextInput label="Password" type="password" autoComplete="current-password" value={form.password} onChange={set('password')} error={fieldErrors.password} hint="The password of your Bureau account." required />
+        {confirmation.field}
         <Button variant="primary" type="submit" busy={join.pending}>
-          Join and sign in
+          {confirmation.sentTo ? 'Confirm and join' : 'Join and sign in'}
         </Button>
       </form>
       {join.pending && <p className="muted" role="status">Copying your business to this device…</p>}

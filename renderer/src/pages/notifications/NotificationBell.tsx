@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
+import { notifyWhenAway } from '../../desktop';
 import { useSession } from '../../session';
 import { Button } from '../../ui/components';
 import { NotificationItem } from './NotificationItem';
@@ -23,6 +24,7 @@ export function NotificationBell() {
   useNotificationStream(canView ? entityId : null, {
     onReady: setUnread,
     onNotification: (n) => {
+      notifyWhenAway(n.title, n.body);
       setUnread((u) => u + 1);
       setItems((list) => (list ? [n, ...list].slice(0, 10) : list));
     },

@@ -1,4 +1,5 @@
 import { api } from '../../api';
+import { openExternal } from '../../desktop';
 import type { Notification } from './types';
 
 /** Marks a notification read and returns where to go: an app path for the router, or null. */
@@ -6,6 +7,6 @@ export async function openNotification(n: Notification): Promise<string | null> 
   if (!n.readAt) await api.post(`/api/notifications/${n.id}/read`);
   if (!n.link) return null;
   if (n.link.startsWith('/')) return n.link;
-  window.open(n.link, '_blank', 'noopener');
+  openExternal(n.link);
   return null;
 }

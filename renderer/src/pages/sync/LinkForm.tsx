@@ -4,17 +4,23 @@ import { Button, Card, ErrorBanner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { fieldErrorsOf, syncApi } from './sync-api';
 import { publishSyncStatus } from './useSyncStatus';
+import { useConfirmation } from './ConfirmationCode';
 
 /** Not linked yet: the hosted instance and the account to sign in to it with. */
 export function LinkForm({ entityId }: { entityId: string }) {
   const session = useSession();
   const [form, setForm] = useState({ hostedUrl: '', email: session.user?.email ?? '', password: '' });
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
+  const confirmation = useConfirmation();
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    confirmation.reset(); // other credentials: the code asked for no longer applies
+    setForm({ ...form, [k]: e.target.value });
+  };
   const link = useAction(async () => {
     setFieldErrors({});
     try {
-      publishSyncStatus(entityId, await syncApi.link({ entityId, ...form }));
+      const answer = await syncApi.link({ entityId, ...form, ...confirmation.body() });
+      if (!confirmation.asked(answer)) publishSyncStatus(entityId, answer);
     } catch (err) {
       setFieldErrors(fieldErrorsOf(err));
       throw err;
@@ -37,12 +43,13 @@ export function LinkForm({ entityId }: { entityId: string }) {
           value={form.password}
           onChange={set('password')}
           error={fieldErrors.password}
-          hint="Your account on the hosted instance; it is created with this password the first time."
+          hint="Your account on the hosted instance; it is created with this password the first time, once you confirm your e-mail address."
           required
         />
+        {confirmation.field}
         <div>
           <Button variant="primary" type="submit" busy={link.pending}>
-            Link and sync
+            {confirmation.sentTo ? 'Confirm and link' : 'Link and sync'}
           </Button>
         </div>
       </form>

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { userSchema } from '../../../../server/auth/schemas';
-import type { deviceCode, deviceSchema } from '../../../../server/sync/protocol';
+import type { confirmationSent, deviceCode, deviceSchema } from '../../../../server/sync/protocol';
 import type { joinFromHosted, linkEntityToHosted, syncStatus } from '../../../../server/sync/link';
 
 // Derived from the server: the wire schemas where it exports them (protocol), else what its
@@ -15,5 +15,7 @@ export type LinkBody = Parameters<typeof linkEntityToHosted>[2];
 export type JoinBody = Parameters<typeof joinFromHosted>[1];
 export interface Joined {
   user: z.output<typeof userSchema>;
-  entity: Awaited<ReturnType<typeof joinFromHosted>>['entity'];
+  entity: Extract<Awaited<ReturnType<typeof joinFromHosted>>, { entity: unknown }>['entity'];
 }
+/** 202 of link and join: a code went to `email`; the same request again with `confirmationCode`. */
+export type ConfirmationSent = z.output<typeof confirmationSent>;

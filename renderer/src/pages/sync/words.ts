@@ -32,6 +32,12 @@ export function clockWords(s: LinkedStatus): string | null {
   return `This computer's clock is ${amount} ${s.clockOffsetMs > 0 ? 'behind' : 'ahead of'} the hosted instance. Sync works, but set the date and time right.`;
 }
 
+/** "Bureau tries again at 14:05." while sync fails and the next attempt is known. */
+function retryWords(s: LinkedStatus): string {
+  if (!s.nextAttemptAt) return '';
+  return ` Bureau tries again at ${new Date(s.nextAttemptAt).toLocaleTimeString(undefined, { timeStyle: 'short' })}.`;
+}
+
 const SHORT: Record<SyncState, string> = {
   synced: 'Synced',
   pending: 'Waiting',
@@ -60,7 +66,7 @@ export function describeSync(s: LinkedStatus, now = Date.now()): { headline: str
         ...base,
         tone: 'amber',
         headline: s.waiting > 0 ? `Offline — ${changes(s.waiting)} waiting` : 'Offline',
-        detail: 'The hosted instance cannot be reached. Keep working: changes are kept and sent when it is back.',
+        detail: `The hosted instance cannot be reached. Keep working: changes are kept and sent when it is back.${retryWords(s)}`,
       };
     case 'revoked':
       return { ...base, tone: 'red', headline: 'This device was revoked', detail: 'An owner or admin removed it from the hosted instance. Its changes are no longer sent or received.' };
@@ -74,6 +80,6 @@ export function describeSync(s: LinkedStatus, now = Date.now()): { headline: str
     case 'clock_skew':
       return { ...base, tone: 'red', headline: 'Your clock is more than 10 minutes ahead', detail: 'Set the date and time of this computer right; changes wait until then.' };
     case 'error':
-      return { ...base, tone: 'red', headline: 'Sync failed', detail: s.lastError };
+      return { ...base, tone: 'red', headline: 'Sync failed', detail: s.nextAttemptAt && s.lastError ? `${s.lastError.replace(/([^.!?])$/, '$1.')}${retryWords(s)}` : s.lastError };
   }
 }

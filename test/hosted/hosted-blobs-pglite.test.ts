@@ -1,0 +1,3 @@
+import { hostedBlobSuite } from './blob-suite.js';
+
+hostedBlobSuite('PGlite', async () => undefined);
