@@ -38,6 +38,9 @@ export function openApiDocument(info: ApiInfo, operations: DocumentedOperation[]
         ? { description: 'Success', content: { 'application/json': { schema: doc.response } } }
         : { description: 'Success', ...(doc.produces ? { content: { [doc.produces]: { schema: { type: 'string', format: 'binary' } } } } : {}) },
     };
+    for (const [status, { description, schema }] of Object.entries(doc.alsoAnswers ?? {})) {
+      responses[status] = { description, content: { 'application/json': { schema } } };
+    }
     for (const [status, description] of Object.entries(errors)) {
       responses[status] = { description, content: { 'application/json': { schema: errorSchemaRef } } };
     }

@@ -48,6 +48,8 @@ export interface RouteDoc<P extends ZodType = ZodType, Q extends ZodType = ZodTy
   consumes?: string;
   /** Error statuses this route can return besides the common ones, with what they mean. */
   errors?: Record<number, string>;
+  /** Other success answers than `status` (e.g. 202 "confirm your address first"), each with its schema. */
+  alsoAnswers?: Record<number, { description: string; schema: ZodType }>;
 }
 
 export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType, R extends ZodType> extends RouteDoc<P, Q, B, R> {

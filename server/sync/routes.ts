@@ -71,6 +71,7 @@ export const syncRoutes: RouteDef[] = [
       body: z.strictObject({ entityId: entityIdField, hostedUrl, email: emailSchema, password: z.string().min(1).max(200), confirmationCode }),
       response: z.union([statusSchema, confirmationAnswer]),
       status: 201,
+      alsoAnswers: { 202: { description: 'The hosted instance asks to confirm the address first: repeat the request with `confirmationCode`', schema: confirmationAnswer } },
       errors: { 409: 'Already linked', 429: 'Too many failed sign-ins on the hosted instance', 502: 'Hosted instance unreachable or failing' },
     },
     async ({ ctx, entityId, auth, body, setStatus }) => {
@@ -201,6 +202,7 @@ export const syncRoutes: RouteDef[] = [
       body: z.strictObject({ hostedUrl, code: z.string().trim().min(6).max(64), email: emailSchema, password: passwordSchema, name: z.string().trim().min(1).max(120).optional(), confirmationCode }),
       response: z.union([z.object({ user: userSchema, entity: z.object({ id: z.uuid(), name: z.string() }) }), confirmationAnswer]),
       status: 201,
+      alsoAnswers: { 202: { description: 'The hosted instance asks to confirm the address first: repeat the request with `confirmationCode`', schema: confirmationAnswer } },
       errors: { 429: 'Too many failed sign-ins on the hosted instance' },
     },
     async ({ ctx, res, body, userAgent, setStatus }) => {

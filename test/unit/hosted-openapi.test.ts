@@ -42,5 +42,10 @@ describe('hosted OpenAPI document', () => {
     expect(push.description).toMatch(/Rate limit: 1200 per minute per device/);
     expect(Object.keys(push.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '426', '429']);
     expect(doc.paths['/sync/v1/link'].post.description).toMatch(/Rate limit: 120 per 15 minutes per client IP/);
+    // Link and join may answer 202 "confirm your address" besides 201: both documented with their schemas.
+    for (const p of ['/sync/v1/link', '/sync/v1/join']) {
+      expect(Object.keys(doc.paths[p].post.responses), p).toEqual(expect.arrayContaining(['201', '202']));
+      expect(JSON.stringify(doc.paths[p].post.responses['202'].content['application/json'].schema), p).toContain('confirmation');
+    }
   });
 });
