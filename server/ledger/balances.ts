@@ -24,9 +24,10 @@ const E18 = 10n ** 18n;
 const DAY_END = '\u{10FFFF}';
 
 const GROUP = 'account_id as accountId, currency, side';
-// Lines of entries dated in [from, …) ∩ (after, at], driven by the entries' (entity, date) index.
-const PARTIAL_SCOPE = `from ledger_entries e cross join ledger_lines l
-  where e.entity_id = @entityId and e.effective_at >= @from and e.effective_at > @after and e.effective_at <= @at
+// Lines of entries dated in (after, at] or [from, at], driven by the entries' (entity, date)
+// index. One lower bound each: given two, SQLite ranged the index on one and read from there.
+const partialScope = (lower: '>' | '>=') => `from ledger_entries e cross join ledger_lines l
+  where e.entity_id = @entityId and e.effective_at ${lower} @lower and e.effective_at <= @at
     and l.entry_id = e.id and l.entity_id = @entityId`;
 
 function prepare(sqlite: Database) {
@@ -42,11 +43,13 @@ function prepare(sqlite: Database) {
     firstDay: sqlite.prepare<[string], { day: string | null }>('select min(day) as day from ledger_day_totals where entity_id = ?'),
     lastDay: sqlite.prepare<[string], { day: string | null }>('select max(day) as day from ledger_day_totals where entity_id = ?'),
     // Amounts below 10^18 summed by SQLite (its sum() raises on overflow: then they are read one by one); longer ones always here.
-    partialSummed: safe<[Record<string, string>], LineRow>(
-      `select l.account_id as accountId, l.currency, l.side, count(*) as lines, sum(cast(l.amount as integer)) as total ${PARTIAL_SCOPE} and length(l.amount) <= 18 group by l.account_id, l.currency, l.side`,
-    ),
-    partialShort: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${PARTIAL_SCOPE} and length(l.amount) <= 18`),
-    partialLong: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${PARTIAL_SCOPE} and length(l.amount) > 18`),
+    partial: (['>', '>='] as const).map((lower) => ({
+      summed: safe<[Record<string, string>], LineRow>(
+        `select l.account_id as accountId, l.currency, l.side, count(*) as lines, sum(cast(l.amount as integer)) as total ${partialScope(lower)} and length(l.amount) <= 18 group by l.account_id, l.currency, l.side`,
+      ),
+      short: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) <= 18`),
+      long: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) > 18`),
+    })),
   };
 }
 
@@ -92,17 +95,17 @@ function addDays(db: Db, t: Totals, entityId: string, afterDay: string, beforeDa
   }
 }
 
-/** The lines themselves, of entries dated ≥ from, > after and ≤ at. */
-function addLines(db: Db, t: Totals, entityId: string, range: { from?: string; after?: string; at: string }, sign: 1n | -1n) {
-  const st = statements(db);
-  const params = { entityId, from: range.from ?? '', after: range.after ?? '', at: range.at };
+/** The lines themselves, of entries dated > after (or ≥ from) and ≤ at. */
+function addLines(db: Db, t: Totals, entityId: string, range: { from: string; at: string } | { after: string; at: string }, sign: 1n | -1n) {
+  const st = 'from' in range ? statements(db).partial[1] : statements(db).partial[0];
+  const params = { entityId, lower: 'from' in range ? range.from : range.after, at: range.at };
   try {
-    t.addLines(st.partialSummed.all(params), sign);
+    t.addLines(st.summed.all(params), sign);
   } catch (err) {
     if (!isOverflow(err)) throw err;
-    t.addLines(st.partialShort.all(params), sign);
+    t.addLines(st.short.all(params), sign);
   }
-  t.addLines(st.partialLong.all(params), sign);
+  t.addLines(st.long.all(params), sign);
 }
 
 const dayOf = (iso: string) => iso.slice(0, 10);
