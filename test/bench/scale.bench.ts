@@ -5,6 +5,7 @@
 //
 // SCALE_EVENTS sets the size: 3 journal lines per event; the default (100,000 events, 300,000
 // lines) loads in about a minute here; SCALE_EVENTS=333334 is the issue's 1,000,000 lines.
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -101,14 +102,25 @@ async function median(fn: () => unknown): Promise<number> {
 }
 
 export default async function scaleBench() {
-  const server = await startTestServer();
+  // SCALE_DATA_DIR keeps the loaded data (and reads it again on the next run instead of loading).
+  const kept = process.env.SCALE_DATA_DIR;
+  const keyFile = kept && path.join(kept, 'scale-bench.json');
+  const server = await startTestServer(kept ? { dataDir: kept } : {});
   try {
-    const user = await server.signup();
-    const client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger']);
-    const entityId = user.entityId;
-    const loaded = await load(server.url, client.key, entityId);
+    let client: { key: string };
+    let entityId: string;
+    if (keyFile && fs.existsSync(keyFile)) {
+      ({ key: client, entityId } = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { key: { key: string }; entityId: string });
+    } else {
+      const user = await server.signup();
+      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger']);
+      entityId = user.entityId;
+      const loaded = await load(server.url, client.key, entityId);
+      console.log(`${EVENTS.toLocaleString('en')} events through the batch route in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round((EVENTS / loaded.ms) * 1000).toLocaleString('en')} events/s, ${loaded.failures} not 201)`);
+      if (keyFile) fs.writeFileSync(keyFile, JSON.stringify({ key: { key: client.key }, entityId }));
+    }
     const lines = (server.ctx.sqlite.prepare('select count(*) as n from ledger_lines where entity_id = ?').get(entityId) as { n: number }).n;
-    console.log(`${EVENTS.toLocaleString('en')} events through the batch route in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round((EVENTS / loaded.ms) * 1000).toLocaleString('en')} events/s, ${loaded.failures} not 201): ${lines.toLocaleString('en')} journal lines`);
+    console.log(`${lines.toLocaleString('en')} journal lines in the entity`);
     server.ctx.sqlite.pragma('wal_checkpoint(TRUNCATE)');
 
     // Plain SQL: the same questions asked of the same file on a connection of its own.
