@@ -19,6 +19,7 @@ export const ledgerModule: Module = {
     // Derived from the lines by triggers on every device, also for lines that arrive by sync.
     ledger_balances: local('derived from ledger_lines by triggers'),
     ledger_day_totals: local('derived from ledger_lines by triggers'),
+    ledger_day_entries: local('derived from ledger_entries by triggers'),
   },
 };
 

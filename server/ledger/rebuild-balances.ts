@@ -1,4 +1,4 @@
-// Recomputing the maintained totals (ledger_balances, ledger_day_totals) from the journal: the
+// Recomputing the maintained totals (ledger_balances, ledger_day_totals, ledger_day_entries) from the journal: the
 // same sums the triggers keep, started over. For a repair, or a check (`npm run ledger:rebuild`).
 import type { Database } from 'better-sqlite3';
 
@@ -26,6 +26,13 @@ export function rebuildBalances(sqlite: Database, entityId: string | null = null
       .run(p).changes;
     sqlite
       .prepare(`INSERT INTO ledger_day_totals (entity_id, day, account_id, currency, side, lines, lo, mid, hi) SELECT l.entity_id, substr(e.effective_at, 1, 10), l.account_id, l.currency, l.side, 1, ${limbs} ${scope} ${carry}`)
+      .run(p);
+    sqlite.prepare('DELETE FROM ledger_day_entries WHERE @entityId IS NULL OR entity_id = @entityId').run(p);
+    sqlite
+      .prepare(
+        `INSERT INTO ledger_day_entries (entity_id, day, entries) SELECT entity_id, substr(effective_at, 1, 10), count(*) FROM ledger_entries
+         WHERE @entityId IS NULL OR entity_id = @entityId GROUP BY entity_id, substr(effective_at, 1, 10)`,
+      )
       .run(p);
     return n;
   })();

@@ -157,3 +157,14 @@ export const ledgerDayTotals = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.entityId, t.day, t.accountId, t.currency, t.side] })],
 );
+
+/** Journal entries per effective day: the journal's total without reading every entry (triggers, migration 0020). */
+export const ledgerDayEntries = sqliteTable(
+  'ledger_day_entries',
+  {
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    entries: integer('entries').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.day] })],
+);

@@ -12,6 +12,7 @@ import { batchReclassify } from '../../server/ledger/reclassify.js';
 import { getTrialBalance } from '../../server/ledger/trial-balance.js';
 import { readParts } from '../../server/ledger/balances.js';
 import { rebuildBalances } from '../../server/ledger/rebuild-balances.js';
+import { countEntries } from '../../server/ledger/entry-counts.js';
 import { engineOf } from '../../server/sync/engine.js';
 import { ConflictError } from '../../server/http/errors.js';
 import { formatMinor, mustCurrency } from '../../server/ledger/money.js';
@@ -150,6 +151,11 @@ class Window implements Cmd {
   check = () => true;
   run(_m: Model, r: Real) {
     const expected = sumLines(r, (at) => (this.after === undefined || at > this.after) && at <= this.at, () => '');
+    // The journal's total by date: entries dated in [after, at].
+    const entries = sqlite(r).prepare('select effective_at as at from ledger_entries where entity_id = ?').all(r.entityId) as { at: string }[];
+    const inWindow = entries.filter((e) => (this.after === undefined || e.at >= this.after) && e.at <= this.at).length;
+    expect(countEntries(db(r), r.entityId, this.after, this.at)).toBe(inWindow);
+    expect(countEntries(db(r), r.entityId, this.after)).toBe(entries.filter((e) => this.after === undefined || e.at >= this.after).length);
     for (const way of [undefined, 'forward', 'back'] as const) {
       const actual = new Map(readParts(db(r), r.entityId, this.at, this.after, way).map((p) => [`${p.accountId}|${p.currency}|${p.side}|`, p.total]));
       expect([way, actual]).toEqual([way, new Map([...expected].map(([k, v]) => [k, v.total.toString()]))]);
@@ -194,7 +200,11 @@ function maintained(r: Real) {
     }
     return out;
   };
+  const entries = new Map(
+    (sqlite(r).prepare('select day, entries from ledger_day_entries where entity_id = ? and entries <> 0').all(r.entityId) as { day: string; entries: number }[]).map((d) => [d.day, d.entries]),
+  );
   return {
+    entries,
     balances: read(`select account_id || '|' || currency || '|' || side || '|' as key, lines, lo, mid, hi from ledger_balances where entity_id = ?`),
     days: read(`select account_id || '|' || currency || '|' || side || '|' || day as key, lines, lo, mid, hi from ledger_day_totals where entity_id = ?`),
   };
@@ -204,6 +214,9 @@ function checkTotals(r: Real) {
   const now = maintained(r);
   expect(now.balances).toEqual(sumLines(r, () => true, () => ''));
   expect(now.days).toEqual(sumLines(r, () => true, (at) => at.slice(0, 10)));
+  const perDay = new Map<string, number>();
+  for (const { at } of sqlite(r).prepare('select effective_at as at from ledger_entries where entity_id = ?').all(r.entityId) as { at: string }[]) perDay.set(at.slice(0, 10), (perDay.get(at.slice(0, 10)) ?? 0) + 1);
+  expect(now.entries).toEqual(perDay);
   // The reports' own check: each currency nets to zero.
   getTrialBalance(r.server.ctx, r.entityId, '2100-01-01T00:00:00.000Z');
 }
