@@ -158,7 +158,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     const match = ftsQueryOf(q.q);
     // Nothing to look for (only punctuation): no ticket contains it.
     if (match === null) filter('f0', '0 = ?', 1);
-    else filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = helpdesk_tickets.entity_id)', match);
+    else {
+      // Not correlated with the outer row (the entity bound again): SQLite then matches once, not once per ticket.
+      filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?)', match);
+      args.push(entityId);
+    }
   }
   if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
   if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());

@@ -4,7 +4,8 @@
 // the same run. Prints figures and ratios only.
 //
 // SCALE_EVENTS sets the size: 3 journal lines per event; the default (100,000 events, 300,000
-// lines) loads in about a minute here; SCALE_EVENTS=333334 is the issue's 1,000,000 lines.
+// lines) loads in one to three minutes here; SCALE_EVENTS=333334 is the issue's 1,000,000 lines.
+// SCALE_TICKETS (default 20,000, 5 messages each) tickets for the list and its searches.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -75,6 +76,36 @@ function load(url: string, key: string, entityId: string): Promise<{ ms: number;
   });
 }
 
+const TICKETS = Number(process.env.SCALE_TICKETS ?? 20_000);
+const MESSAGES_PER_TICKET = 5;
+const WORDS = ['printer', 'invoice', 'refund', 'login', 'password', 'delivery', 'broken', 'duplicate', 'late', 'missing', 'order', 'account', 'screen', 'cable', 'upgrade', 'warranty'];
+
+/**
+ * Tickets and messages, inserted with SQL in one transaction (a ticket per POST would take longer
+ * than the journal): the search index's triggers run for every row as they do for the API's.
+ * Skipped when the entity has tickets already (a kept data dir). Returns the time taken, or 0.
+ */
+function loadTickets(sqlite: Database.Database, entityId: string): number {
+  if (TICKETS === 0 || sqlite.prepare('select 1 from helpdesk_tickets where entity_id = ? limit 1').get(entityId)) return 0;
+  const started = performance.now();
+  const ticket = sqlite.prepare(
+    `insert into helpdesk_tickets (id, entity_id, ticket_number, subject, description, status, priority, channel, contact_email, contact_name, search_text, created_at, updated_at)
+     values (?, ?, ?, ?, ?, 'open', 'normal', 'email', ?, ?, ?, ?, ?)`,
+  );
+  const message = sqlite.prepare(`insert into helpdesk_messages (id, entity_id, ticket_id, author_type, author_name, body, is_internal, created_at) values (?, ?, ?, 'customer', ?, ?, 0, ?)`);
+  const word = (i: number) => WORDS[i % WORDS.length];
+  sqlite.transaction(() => {
+    for (let i = 0; i < TICKETS; i++) {
+      const id = crypto.randomUUID();
+      const at = new Date(START + i * 60_000).toISOString();
+      const subject = `The ${word(i)} ${word(i * 7 + 3)} problem #${i}`;
+      ticket.run(id, entityId, `SCALE-${i}`, subject, `Customer ${i} writes about the ${word(i * 3 + 1)}.`, `c${i}@example.com`, `Customer ${i}`, subject.toLowerCase(), at, at);
+      for (let m = 0; m < MESSAGES_PER_TICKET; m++) message.run(crypto.randomUUID(), entityId, id, `Customer ${i}`, `Message ${m} about the ${word(i * 11 + m * 5)} and the ${word(i + m * 13 + 7)}, number ${i * 10 + m}.`, at);
+    }
+  })();
+  return performance.now() - started;
+}
+
 /**
  * One GET on a connection of its own: a kept-alive one can be closed by the server while the
  * plain SQL runs (its keep-alive timeout), and a request sent on it then fails.
@@ -113,7 +144,7 @@ export default async function scaleBench() {
       ({ key: client, entityId } = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { key: { key: string }; entityId: string });
     } else {
       const user = await server.signup();
-      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger']);
+      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger', 'read:helpdesk']);
       entityId = user.entityId;
       const loaded = await load(server.url, client.key, entityId);
       console.log(`${EVENTS.toLocaleString('en')} events through the batch route in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round((EVENTS / loaded.ms) * 1000).toLocaleString('en')} events/s, ${loaded.failures} not 201)`);
@@ -121,6 +152,8 @@ export default async function scaleBench() {
     }
     const lines = (server.ctx.sqlite.prepare('select count(*) as n from ledger_lines where entity_id = ?').get(entityId) as { n: number }).n;
     console.log(`${lines.toLocaleString('en')} journal lines in the entity`);
+    const tickets = loadTickets(server.ctx.sqlite, entityId);
+    if (tickets) console.log(`${TICKETS.toLocaleString('en')} tickets with ${MESSAGES_PER_TICKET} messages each inserted with SQL (the search index kept by its triggers) in ${(tickets / 1000).toFixed(1)} s`);
     server.ctx.sqlite.pragma('wal_checkpoint(TRUNCATE)');
 
     // Plain SQL: the same questions asked of the same file on a connection of its own.
@@ -134,7 +167,17 @@ export default async function scaleBench() {
     );
     const page = plain.prepare('select * from ledger_entries where entity_id = ? order by effective_at desc, id desc limit 50');
     const pageLines = plain.prepare('select * from ledger_lines where entry_id = ? order by position');
+    const ticketColumns = 'id, ticket_number, subject, description, status, priority, created_at';
+    const ticketPage = plain.prepare(`select ${ticketColumns} from helpdesk_tickets where entity_id = ? order by created_at desc, id desc limit 50`);
+    const ticketSearch = plain.prepare(
+      `select ${ticketColumns} from helpdesk_tickets where entity_id = ? and id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?) order by created_at desc, id desc limit 50`,
+    );
+    const subjectSearch = plain.prepare(`select ${ticketColumns} from helpdesk_tickets where entity_id = ? and instr(search_text, ?) > 0 order by created_at desc, id desc limit 50`);
     const reads: [string, string, () => unknown][] = [
+      ['tickets, first page of 50', `/api/helpdesk/tickets?entityId=${entityId}&limit=50`, () => ticketPage.all(entityId)],
+      ['tickets, q=refund (full text)', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=refund`, () => ticketSearch.all(entityId, '"refund"*')],
+      ['tickets, q=two words', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=printer%20duplicate`, () => ticketSearch.all(entityId, '"printer"* "duplicate"*')],
+      ['tickets, search=printer', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&search=printer`, () => subjectSearch.all(entityId, 'printer')],
       ['trial balance', `/api/ledger/trial-balance?entityId=${entityId}&asOf=${asOf}`, () => sums.all(entityId, '', asOf)],
       ['balance sheet', `/api/ledger/reports/balance-sheet?entityId=${entityId}&asOf=${asOf}`, () => sums.all(entityId, '', asOf)],
       ['profit and loss, one year', `/api/ledger/reports/profit-and-loss?entityId=${entityId}&from=${from}&to=${to}`, () => sums.all(entityId, from, to)],
