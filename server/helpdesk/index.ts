@@ -20,6 +20,7 @@ export const helpdeskModule: Module = {
     helpdesk_emails: fact,
     helpdesk_deliveries: mutable,
     helpdesk_attachments: { kind: 'fact', blobs: ['sha256'] },
+    helpdesk_search_docs: local('the full-text index, derived from tickets and messages by triggers'),
   },
   start(ctx) {
     ctx.events.registerConsumer('helpdesk.deliveries', recordDeliveryResults(ctx));

@@ -18,7 +18,7 @@ export const helpdeskRoutes: RouteDef[] = [
       path: '/api/helpdesk/tickets',
       summary: 'List tickets (newest first)',
       description:
-        'Filters: `status`, `priority`, `assignedTo`, `categoryId`, `search` (case-insensitive substring of the subject, as the contract says), `ticketNumber` and `contact` (name or e-mail). Ordered by createdAt then id, newest first. Without `limit` and `cursor` the body is every matching ticket. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`). `x-total-count` is always the number of matching tickets. The body stays a plain array as the contract says.',
+        'Filters: `status`, `priority`, `assignedTo`, `categoryId`, `search` (case-insensitive substring of the subject, as the contract says), `q` (full-text: every word, as a prefix, in the subject, description, contact, number or a message), `ticketNumber` and `contact` (name or e-mail). Ordered by createdAt then id, newest first. Without `limit` and `cursor` the body is every matching ticket. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`). `x-total-count` is always the number of matching tickets. The body stays a plain array as the contract says.',
       tags,
       access: view,
       query: s.listTicketsQuery,

@@ -145,6 +145,12 @@ export const listTicketsQuery = z.object({
   assignedTo: z.uuid('must be a UUID').optional(),
   categoryId: z.uuid('must be a UUID').optional(),
   search: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: 'Case-insensitive substring of the subject.' }),
+  q: z
+    .string()
+    .trim()
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .meta({ description: 'Full-text search: tickets whose subject, description, contact, number or any message contains every word (a word matches words it begins, ignoring case and accents).' }),
   ticketNumber: z.string().trim().max(40, 'must be at most 40 characters').optional().meta({ description: 'Case-insensitive substring of the ticket number (e.g. `1042` or `abc-1042`).' }),
   contact: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: "Case-insensitive substring of the contact's name or e-mail." }),
   limit: z.coerce

@@ -90,3 +90,20 @@ export const helpdeskTicketCounters = sqliteTable(
 );
 
 export * from './mail-tables.js';
+
+/**
+ * The full-text index's documents: a ticket (subject, description, contact, number) or one
+ * message (its body), each with a stable integer `doc` — the rowid of its row in the FTS5 table
+ * `helpdesk_search` (migration 0019), which triggers on tickets and messages keep current in the
+ * writing transaction, also for rows that arrive by sync.
+ */
+export const helpdeskSearchDocs = sqliteTable(
+  'helpdesk_search_docs',
+  {
+    doc: integer('doc').primaryKey(),
+    sourceId: text('source_id').notNull(),
+    entityId: text('entity_id').notNull(),
+    ticketId: text('ticket_id').notNull(),
+  },
+  (t) => [uniqueIndex('helpdesk_search_docs_source_uq').on(t.sourceId), index('helpdesk_search_docs_ticket_idx').on(t.entityId, t.ticketId)],
+);

@@ -90,6 +90,16 @@ function decodeCursor(cursor: string): [string, string] {
   throw new BadRequestError('cursor is not valid');
 }
 
+/**
+ * The FTS5 query for a search box's text: every word must appear, each as a prefix, quoted so
+ * that FTS5 operators typed by a user (AND, NEAR, *, ", column filters) are plain words.
+ * Null when the text holds no letter or digit.
+ */
+export function ftsQueryOf(text: string): string | null {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+}
+
 /** Default page size when a client pages with `cursor` but gives no `limit`. */
 const DEFAULT_PAGE = 50;
 
@@ -144,6 +154,16 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   if (q.assignedTo) filter('a', 'assigned_to = ?', q.assignedTo);
   if (q.categoryId) filter('c', 'category_id = ?', q.categoryId);
   if (q.search) filter('q', 'instr(search_text, ?) > 0', q.search.toLowerCase());
+  if (q.q) {
+    const match = ftsQueryOf(q.q);
+    // Nothing to look for (only punctuation): no ticket contains it.
+    if (match === null) filter('f0', '0 = ?', 1);
+    else {
+      // Not correlated with the outer row (the entity bound again): SQLite then matches once, not once per ticket.
+      filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?)', match);
+      args.push(entityId);
+    }
+  }
   if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
   if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());
   const paged = q.limit !== undefined || q.cursor !== undefined;

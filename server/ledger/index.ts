@@ -1,5 +1,5 @@
 import type { Module } from '../modules.js';
-import { fact, guarded, mutable } from '../sync/policy.js';
+import { fact, guarded, local, mutable } from '../sync/policy.js';
 import { ledgerRoutes } from './routes.js';
 
 /** The ledger: business events, the posting engine, the double-entry journal and its reports. */
@@ -16,6 +16,10 @@ export const ledgerModule: Module = {
     ledger_events: guarded('posting_status'),
     ledger_entries: fact,
     ledger_lines: fact,
+    // Derived from the lines by triggers on every device, also for lines that arrive by sync.
+    ledger_balances: local('derived from ledger_lines by triggers'),
+    ledger_day_totals: local('derived from ledger_lines by triggers'),
+    ledger_day_entries: local('derived from ledger_entries by triggers'),
   },
 };
 

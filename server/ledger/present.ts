@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open.js';
 import { formatMinor } from './money.js';
 import { ledgerAccounts, ledgerEntries, ledgerEvents, ledgerLines } from './tables.js';
@@ -54,7 +54,9 @@ export function presentEntries(db: Db, entityId: string, entries: (EntryRow & { 
     .select({ line: ledgerLines, code: ledgerAccounts.code, name: ledgerAccounts.name })
     .from(ledgerLines)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
-    .where(and(eq(ledgerLines.entityId, entityId), inArray(ledgerLines.entryId, entries.map((e) => e.id))))
+    // Found by entry (the unary + keeps SQLite off the (entity, account) index, which read every
+    // line of the entity: 400 ms for a page at 600,000 lines), still only the entity's.
+    .where(and(sql`+${ledgerLines.entityId} = ${entityId}`, inArray(ledgerLines.entryId, entries.map((e) => e.id))))
     .orderBy(asc(ledgerLines.entryId), asc(ledgerLines.position))
     .all();
   const byEntry = new Map<string, typeof lines>();

@@ -13,7 +13,7 @@ import { processNewEvent } from './post-event.js';
 import type { EventRow } from './present.js';
 import { findEventType } from './rules/index.js';
 import { inLedgerTx } from './setup.js';
-import { netDebitOf } from './trial-balance.js';
+import { netDebitOf } from './balances.js';
 import { ledgerAccounts, ledgerLines, type Actor } from './tables.js';
 
 export interface ImpossibleBalance {

@@ -10,7 +10,7 @@ import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
 import { ensureLedger } from './setup.js';
 import { ledgerAccounts, type AccountType } from './tables.js';
-import { readParts } from './trial-balance.js';
+import { readParts } from './balances.js';
 
 type Account = typeof ledgerAccounts.$inferSelect;
 interface Line {

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { entities } from '../auth/tables.js';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
@@ -113,4 +113,58 @@ export const ledgerLines = sqliteTable(
     memo: text('memo'),
   },
   (t) => [index('ledger_lines_entry_idx').on(t.entryId, t.position), index('ledger_lines_account_idx').on(t.entityId, t.accountId)],
+);
+
+/**
+ * Maintained totals, derived from the lines (never synced: each device keeps its own from the
+ * journal it holds). Triggers on `ledger_lines` and `ledger_entries` (migration 0018) keep them
+ * current inside whichever transaction writes or removes a line — posting, reversal,
+ * reclassification, lines applied by sync, a refused group undone — so no path can forget them.
+ * An amount (up to 2^128 − 1) is kept exact in three signed base-10^18 limbs:
+ * total = hi·10^36 + mid·10^18 + lo. `lines` counts the lines summed (a total with no lines is absent
+ * from the reports, as an account without lines is). `rebuildBalances` recomputes both from the journal.
+ */
+const totals = () => ({
+  lines: integer('lines').notNull(),
+  lo: integer('lo').notNull(),
+  mid: integer('mid').notNull(),
+  hi: integer('hi').notNull(),
+});
+
+/** Every line ever written, per account, currency and side: the trial balance of "now" in O(accounts). */
+export const ledgerBalances = sqliteTable(
+  'ledger_balances',
+  {
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    currency: text('currency').notNull(),
+    side: text('side', { enum: ['debit', 'credit'] }).notNull(),
+    ...totals(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.accountId, t.currency, t.side] })],
+);
+
+/** The same per day of the entry's effective date (UTC, `YYYY-MM-DD`): any period in O(accounts × days). */
+export const ledgerDayTotals = sqliteTable(
+  'ledger_day_totals',
+  {
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    accountId: text('account_id').notNull(),
+    currency: text('currency').notNull(),
+    side: text('side', { enum: ['debit', 'credit'] }).notNull(),
+    ...totals(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.day, t.accountId, t.currency, t.side] })],
+);
+
+/** Journal entries per effective day: the journal's total without reading every entry (triggers, migration 0020). */
+export const ledgerDayEntries = sqliteTable(
+  'ledger_day_entries',
+  {
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    entries: integer('entries').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.day] })],
 );

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { ACC } from '../ledger/chart.js';
 import { accountIdOf } from '../ledger/ids.js';
 import { postEvent, formatMinor } from '../ledger/index.js';
-import { netDebitOf } from '../ledger/trial-balance.js';
+import { netDebitOf } from '../ledger/balances.js';
 import { knownAccountAddress } from './accounts.js';
 import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';

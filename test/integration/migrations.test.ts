@@ -88,4 +88,45 @@ describe('migrations', () => {
       await server.close();
     }
   });
+
+  it('0018 to 0020: ledger totals, entry counts and the ticket search index are built from the data already there', async () => {
+    const dataDir = path.join(tmp, 'derived');
+    const first = await startTestServer({ dataDir });
+    const owner = await first.signup();
+    for (const [i, net] of ['10.00', '123456789012345678901.50', '7.25'].entries()) {
+      const res = await owner.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: `I-${i}`, currency: 'USD', netAmount: net, taxAmount: '1.00' }, timestamp: `2025-0${i + 1}-15T10:00:00.000Z` });
+      expect(res.status).toBe(201);
+    }
+    const ticket = (await owner.post('/api/helpdesk/tickets', { subject: 'Kettle broken', description: 'It leaks' })).body;
+    await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: 'Replacement shipped' });
+    const q = `entityId=${owner.entityId}&asOf=2030-01-01T00:00:00.000Z`;
+    const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
+    const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
+    await first.close();
+    // As 0017 left it: neither the totals, the counts nor the index, and those migrations still to apply.
+    const old = openDatabase(path.join(dataDir, 'bureau.db'));
+    old.sqlite.exec(`
+      DROP TABLE ledger_balances; DROP TABLE ledger_day_totals; DROP TABLE helpdesk_search; DROP TABLE helpdesk_search_docs;
+      DROP TRIGGER ledger_lines_totals_insert; DROP TRIGGER ledger_lines_totals_delete; DROP TRIGGER ledger_entries_totals_insert; DROP TRIGGER ledger_entries_totals_delete;
+      DROP TRIGGER helpdesk_tickets_search_insert; DROP TRIGGER helpdesk_tickets_search_update; DROP TRIGGER helpdesk_tickets_search_delete;
+      DROP TRIGGER helpdesk_messages_search_insert; DROP TRIGGER helpdesk_messages_search_update; DROP TRIGGER helpdesk_messages_search_delete;
+      DROP TABLE ledger_day_entries; DROP TRIGGER ledger_entries_count_insert; DROP TRIGGER ledger_entries_count_delete;`);
+    const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+    const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
+    old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
+    old.sqlite.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      const login = await second.anon.post('/api/auth/login', { email: owner.email, password: owner.password });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0];
+      const get = async (url: string) => (await fetch(second.url + url, { headers: { cookie, 'x-entity-id': owner.entityId } })).json();
+      expect(await get(`/api/ledger/trial-balance?${q}`)).toEqual(before);
+      expect((await get(`/api/ledger/journal?entityId=${owner.entityId}&from=2025-02-01T00:00:00.000Z`)).total).toBe(2);
+      expect(await get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).toEqual(pl);
+      expect((await get('/api/helpdesk/tickets?q=replacement')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);
+      expect((await get('/api/helpdesk/tickets?q=leaks')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -1,0 +1,200 @@
+// Scale benchmark: one entity with a large journal, loaded through the batch route, then the
+// reads a business asks for every day (trial balance, balance sheet, a year's profit and loss,
+// the journal's first page) over HTTP, beside the plain SQL question on the same SQLite file in
+// the same run. Prints figures and ratios only.
+//
+// SCALE_EVENTS sets the size: 3 journal lines per event; the default (100,000 events, 300,000
+// lines) loads in one to three minutes here; SCALE_EVENTS=333334 is the issue's 1,000,000 lines.
+// SCALE_TICKETS (default 20,000, 5 messages each) tickets for the list and its searches.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { startTestServer } from '../helpers/server.js';
+
+const EVENTS = Number(process.env.SCALE_EVENTS ?? 100_000);
+const BATCH = 1000;
+const RUNS = Number(process.env.SCALE_RUNS ?? 7);
+/** Business dates spread over three years from here, a few events per day more or less. */
+const START = Date.parse('2023-01-01T00:00:00.000Z');
+const DAYS = 3 * 365;
+
+/** The batch loader, in a worker thread (the other core): one batch request at a time. */
+const LOADER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { url, key, entityId, total, batchSize, start, days } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const target = new URL(url);
+function post(path, body) {
+  return new Promise((resolve, reject) => {
+    const data = Buffer.from(JSON.stringify(body));
+    const req = http.request({ host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: 'Bearer ' + key } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+const TYPES = [
+  (i) => ({ type: 'invoice_created', payload: { invoiceNumber: 'INV-' + i, currency: 'USD', netAmount: (100 + (i % 900)) + '.00', taxAmount: ((i % 50) + 1) + '.25' } }),
+  (i) => ({ type: 'bill_received', payload: { billNumber: 'BILL-' + i, currency: 'USD', netAmount: (40 + (i % 300)) + '.10', taxAmount: ((i % 20) + 1) + '.00' } }),
+  (i) => ({ type: 'expense_recorded', payload: { description: 'Expense ' + i, currency: 'USD', netAmount: (5 + (i % 90)) + '.99', taxAmount: '1.00' } }),
+  (i) => ({ type: 'payment_received', payload: { reference: 'PAY-' + i, currency: 'EUR', netAmount: (10 + (i % 500)) + '.00', taxAmount: '2.00' } }),
+];
+const ev = (i) => {
+  const at = new Date(start + Math.floor((i / total) * days * 86400000) + (i % 86400) * 1000).toISOString();
+  return { ...TYPES[i % TYPES.length](i), timestamp: at, idempotencyKey: 'scale-' + i };
+};
+(async () => {
+  const t0 = performance.now();
+  let failures = 0;
+  for (let from = 0; from < total; from += batchSize) {
+    const events = [];
+    for (let i = from; i < Math.min(total, from + batchSize); i++) events.push(ev(i));
+    const r = await post('/api/ledger/events/batch', { entityId, events });
+    if (r.status !== 200) failures += events.length;
+    else for (const x of JSON.parse(r.body).results) if (x.status !== 201) failures++;
+  }
+  parentPort.postMessage({ ms: performance.now() - t0, failures });
+  agent.destroy();
+})();
+`;
+
+function load(url: string, key: string, entityId: string): Promise<{ ms: number; failures: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOADER, { eval: true, workerData: { url, key, entityId, total: EVENTS, batchSize: BATCH, start: START, days: DAYS } });
+    worker.once('message', (m: { ms: number; failures: number }) => {
+      resolve(m);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+const TICKETS = Number(process.env.SCALE_TICKETS ?? 20_000);
+const MESSAGES_PER_TICKET = 5;
+const WORDS = ['printer', 'invoice', 'refund', 'login', 'password', 'delivery', 'broken', 'duplicate', 'late', 'missing', 'order', 'account', 'screen', 'cable', 'upgrade', 'warranty'];
+
+/**
+ * Tickets and messages, inserted with SQL in one transaction (a ticket per POST would take longer
+ * than the journal): the search index's triggers run for every row as they do for the API's.
+ * Skipped when the entity has tickets already (a kept data dir). Returns the time taken, or 0.
+ */
+function loadTickets(sqlite: Database.Database, entityId: string): number {
+  if (TICKETS === 0 || sqlite.prepare('select 1 from helpdesk_tickets where entity_id = ? limit 1').get(entityId)) return 0;
+  const started = performance.now();
+  const ticket = sqlite.prepare(
+    `insert into helpdesk_tickets (id, entity_id, ticket_number, subject, description, status, priority, channel, contact_email, contact_name, search_text, created_at, updated_at)
+     values (?, ?, ?, ?, ?, 'open', 'normal', 'email', ?, ?, ?, ?, ?)`,
+  );
+  const message = sqlite.prepare(`insert into helpdesk_messages (id, entity_id, ticket_id, author_type, author_name, body, is_internal, created_at) values (?, ?, ?, 'customer', ?, ?, 0, ?)`);
+  const word = (i: number) => WORDS[i % WORDS.length];
+  sqlite.transaction(() => {
+    for (let i = 0; i < TICKETS; i++) {
+      const id = crypto.randomUUID();
+      const at = new Date(START + i * 60_000).toISOString();
+      const subject = `The ${word(i)} ${word(i * 7 + 3)} problem #${i}`;
+      ticket.run(id, entityId, `SCALE-${i}`, subject, `Customer ${i} writes about the ${word(i * 3 + 1)}.`, `c${i}@example.com`, `Customer ${i}`, subject.toLowerCase(), at, at);
+      for (let m = 0; m < MESSAGES_PER_TICKET; m++) message.run(crypto.randomUUID(), entityId, id, `Customer ${i}`, `Message ${m} about the ${word(i * 11 + m * 5)} and the ${word(i + m * 13 + 7)}, number ${i * 10 + m}.`, at);
+    }
+  })();
+  return performance.now() - started;
+}
+
+/**
+ * One GET on a connection of its own: a kept-alive one can be closed by the server while the
+ * plain SQL runs (its keep-alive timeout), and a request sent on it then fails.
+ */
+function get(url: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: { authorization: `Bearer ${key}` }, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Median of RUNS timed calls after one warm-up call. */
+async function median(fn: () => unknown): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+export default async function scaleBench() {
+  // SCALE_DATA_DIR keeps the loaded data (and reads it again on the next run instead of loading).
+  const kept = process.env.SCALE_DATA_DIR;
+  const keyFile = kept && path.join(kept, 'scale-bench.json');
+  const server = await startTestServer(kept ? { dataDir: kept } : {});
+  try {
+    let client: { key: string };
+    let entityId: string;
+    if (keyFile && fs.existsSync(keyFile)) {
+      ({ key: client, entityId } = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { key: { key: string }; entityId: string });
+    } else {
+      const user = await server.signup();
+      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger', 'read:helpdesk']);
+      entityId = user.entityId;
+      const loaded = await load(server.url, client.key, entityId);
+      console.log(`${EVENTS.toLocaleString('en')} events through the batch route in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round((EVENTS / loaded.ms) * 1000).toLocaleString('en')} events/s, ${loaded.failures} not 201)`);
+      if (keyFile) fs.writeFileSync(keyFile, JSON.stringify({ key: { key: client.key }, entityId }));
+    }
+    const lines = (server.ctx.sqlite.prepare('select count(*) as n from ledger_lines where entity_id = ?').get(entityId) as { n: number }).n;
+    console.log(`${lines.toLocaleString('en')} journal lines in the entity`);
+    const tickets = loadTickets(server.ctx.sqlite, entityId);
+    if (tickets) console.log(`${TICKETS.toLocaleString('en')} tickets with ${MESSAGES_PER_TICKET} messages each inserted with SQL (the search index kept by its triggers) in ${(tickets / 1000).toFixed(1)} s`);
+    server.ctx.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+
+    // Plain SQL: the same questions asked of the same file on a connection of its own.
+    const plain = new Database(path.join(server.dataDir, 'bureau.db'), { readonly: true });
+    const asOf = '2030-01-01T00:00:00.000Z';
+    const from = '2024-01-01T00:00:00.000Z';
+    const to = '2025-01-01T00:00:00.000Z';
+    const sums = plain.prepare(
+      `select l.account_id, l.currency, l.side, sum(cast(l.amount as integer)) as total from ledger_lines l join ledger_entries e on e.id = l.entry_id
+       where l.entity_id = ? and e.effective_at > ? and e.effective_at <= ? group by l.account_id, l.currency, l.side`,
+    );
+    const page = plain.prepare('select * from ledger_entries where entity_id = ? order by effective_at desc, id desc limit 50');
+    const pageLines = plain.prepare('select * from ledger_lines where entry_id = ? order by position');
+    const ticketColumns = 'id, ticket_number, subject, description, status, priority, created_at';
+    const ticketPage = plain.prepare(`select ${ticketColumns} from helpdesk_tickets where entity_id = ? order by created_at desc, id desc limit 50`);
+    const ticketSearch = plain.prepare(
+      `select ${ticketColumns} from helpdesk_tickets where entity_id = ? and id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?) order by created_at desc, id desc limit 50`,
+    );
+    const subjectSearch = plain.prepare(`select ${ticketColumns} from helpdesk_tickets where entity_id = ? and instr(search_text, ?) > 0 order by created_at desc, id desc limit 50`);
+    const reads: [string, string, () => unknown][] = [
+      ['tickets, first page of 50', `/api/helpdesk/tickets?entityId=${entityId}&limit=50`, () => ticketPage.all(entityId)],
+      ['tickets, q=refund (full text)', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=refund`, () => ticketSearch.all(entityId, '"refund"*')],
+      ['tickets, q=two words', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=printer%20duplicate`, () => ticketSearch.all(entityId, '"printer"* "duplicate"*')],
+      ['tickets, search=printer', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&search=printer`, () => subjectSearch.all(entityId, 'printer')],
+      ['trial balance', `/api/ledger/trial-balance?entityId=${entityId}&asOf=${asOf}`, () => sums.all(entityId, '', asOf)],
+      ['balance sheet', `/api/ledger/reports/balance-sheet?entityId=${entityId}&asOf=${asOf}`, () => sums.all(entityId, '', asOf)],
+      ['profit and loss, one year', `/api/ledger/reports/profit-and-loss?entityId=${entityId}&from=${from}&to=${to}`, () => sums.all(entityId, from, to)],
+      ['journal, first page of 50', `/api/ledger/journal?entityId=${entityId}&page=1&pageSize=50`, () => page.all(entityId).map((e) => pageLines.all((e as { id: string }).id))],
+    ];
+    console.log(`median of ${RUNS} after a warm-up; HTTP with an API key, plain SQL on a read-only connection to the same file`);
+    for (const [name, url, sql] of reads) {
+      let status = 0;
+      const httpMs = await median(async () => {
+        status = await get(server.url + url, client.key);
+      });
+      if (status !== 200) throw new Error(`${url}: ${status}`);
+      const sqlMs = await median(sql);
+      console.log(`${name.padEnd(28)} HTTP ${httpMs.toFixed(1).padStart(8)} ms (${status})   plain SQL ${sqlMs.toFixed(1).padStart(8)} ms   ratio ${(httpMs / sqlMs).toFixed(2)}×`);
+    }
+    plain.close();
+  } finally {
+    await server.close();
+  }
+}
