@@ -58,9 +58,18 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** Cleanup must not hide the error that brought it (a folder that is not one, or gone). */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // nothing was written there
+  }
+}
+
 function describeFsError(err: unknown, folder: string): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new BackupError(`The backup folder is not writable: ${folder}`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST') return new BackupError(`The backup folder is not writable: ${folder}`);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new BackupError(`The backup folder is full: ${folder}`);
   if (code === 'ENOENT') return new BackupError(`The backup folder does not exist: ${folder}`);
   return err instanceof Error ? err : new Error(String(err));
@@ -104,7 +113,7 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     await verifyBackupFile(opts.file, checkCopy);
     return { file: opts.file, size, manifest, verified: true };
   } finally {
-    for (const f of [dbCopy, checkCopy]) for (const s of ['', '-wal', '-shm', '-journal']) fs.rmSync(f + s, { force: true });
+    for (const f of [dbCopy, checkCopy]) for (const s of ['', '-wal', '-shm', '-journal']) removeQuietly(f + s);
   }
 }
 
