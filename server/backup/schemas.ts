@@ -38,3 +38,32 @@ export const setPassphraseBody = z.object({
 });
 
 export const passphraseStateSchema = z.object({ passphraseSet: z.boolean(), passphraseSetAt: z.string().nullable() });
+
+export const exportQuery = z.object({ entityId: z.uuid().optional() });
+
+export const exportResultSchema = z
+  .object({
+    file: z.string(),
+    size: z.number(),
+    entity: z.object({ id: z.string(), name: z.string() }),
+    tables: z.record(z.string(), z.number()),
+    files: z.object({ count: z.number(), bytes: z.number() }),
+    secretsIncluded: z.boolean(),
+    secretsNote: z.string().nullable(),
+  })
+  .meta({ id: 'BusinessExport' });
+
+export const importBody = z.object({
+  file: z.string().min(1).max(4096).meta({ description: 'Path of the `.bureau-export` archive on this machine (the desktop app picks it in a file dialog).' }),
+  passphrase: z.string().min(1).max(1024).optional().meta({ description: "The exporting install's recovery passphrase: its secrets are re-sealed by this machine's key. Without it, everything else is imported and `secrets.missing` says what is not." }),
+});
+
+export const importResultSchema = z
+  .object({
+    entity: z.object({ id: z.string(), name: z.string() }),
+    tables: z.record(z.string(), z.number()),
+    files: z.number(),
+    members: z.object({ added: z.number(), skipped: z.array(z.string()) }),
+    secrets: z.object({ inExport: z.boolean(), restored: z.number(), missing: z.array(z.string()) }),
+  })
+  .meta({ id: 'BusinessImport' });

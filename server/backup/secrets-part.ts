@@ -26,8 +26,8 @@ export interface CollectedSecrets {
  * Opens every machine-sealed value of `db` (a backup's own copy) with this machine's box and
  * encrypts them together to the passphrase's public key. Without a passphrase (or a box), none.
  */
-export function collectSecrets(db: Database.Database, box: SecretBox | null, lock: PassphraseLock | null, entityId?: string): CollectedSecrets {
-  const found = sealedValues(db, entityId);
+export function collectSecrets(db: Database.Database, box: SecretBox | null, lock: PassphraseLock | null, scope: { entityId?: string; tables?: Set<string> } = {}): CollectedSecrets {
+  const found = sealedValues(db, scope.entityId).filter((v) => !scope.tables || scope.tables.has(v.table));
   const columns = [...new Set(found.map((v) => `${v.table}.${v.column}`))].sort();
   if (!lock) return { columns, sealed: null, count: 0, reason: 'No recovery passphrase is set: secrets (keys, passwords, tokens) are not in this backup' };
   if (!box) return { columns, sealed: null, count: 0, reason: "This machine's key is not available here: secrets are not in this backup" };
@@ -44,20 +44,26 @@ export function collectSecrets(db: Database.Database, box: SecretBox | null, loc
   return { columns, sealed, count: payload.values.length, reason: unreadable ? `${unreadable} secret(s) could not be opened on this machine and are not included` : undefined };
 }
 
-/**
- * Re-seals the archive's secrets with `box` (the restoring machine's) into `db`. Returns how
- * many it wrote. Throws before writing if the envelope does not decrypt.
- */
-export function resealSecrets(db: Database.Database, sealed: SealedSecrets, privateKey: Uint8Array, box: SecretBox): number {
-  let payload: SecretsPayload;
+export type SecretValue = SecretsPayload['values'][number];
+
+/** The archive's secrets in clear; throws if the envelope does not decrypt (altered). */
+export function openSecrets(sealed: SealedSecrets, privateKey: Uint8Array): SecretValue[] {
   try {
-    payload = secretsPayload.parse(JSON.parse(Buffer.from(decryptSecrets(sealed, privateKey)).toString('utf8')));
+    return secretsPayload.parse(JSON.parse(Buffer.from(decryptSecrets(sealed, privateKey)).toString('utf8'))).values;
   } catch {
     throw new Error('The secrets in this backup cannot be decrypted with this passphrase');
   }
+}
+
+/** Seals each value with `box` (this machine's) into its row; call inside a transaction. */
+export function applySecrets(db: Database.Database, values: SecretValue[], box: SecretBox): number {
   let written = 0;
-  db.transaction(() => {
-    for (const v of payload.values) written += updateSealed(db, v.table, v.key, v.column, box.seal(Buffer.from(v.value, 'base64')));
-  })();
+  for (const v of values) written += updateSealed(db, v.table, v.key, v.column, box.seal(Buffer.from(v.value, 'base64')));
   return written;
+}
+
+/** Re-seals the archive's secrets with `box` (the restoring machine's) into `db`. */
+export function resealSecrets(db: Database.Database, sealed: SealedSecrets, privateKey: Uint8Array, box: SecretBox): number {
+  const values = openSecrets(sealed, privateKey);
+  return db.transaction(() => applySecrets(db, values, box))();
 }
