@@ -44,8 +44,18 @@ function journalCsvs(ctx: Context, entityId: string): ReadableFile[] {
 
 /** A file or folder name safe on every OS, short enough for tar's path fields. */
 function safeName(name: string, max = 80): string {
-  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_').trim() || '_';
-  return cleaned.length > max ? cleaned.slice(0, max) : cleaned;
+  const printable = [...name].map((ch) => (ch.charCodeAt(0) < 0x20 ? '_' : ch)).join('');
+  const cleaned = printable.replace(/[\\/:*?"<>|]/g, '_').replace(/^\.+/, '_').trim() || '_';
+  let out = cleaned;
+  while (Buffer.byteLength(out) > max) out = [...out].slice(0, -1).join('');
+  return out;
+}
+
+/** tar's prefix field holds 155 bytes: a deep folder path keeps its innermost folders. */
+function fitFolders(parts: string[]): string[] {
+  const kept = [...parts];
+  while (kept.length && Buffer.byteLength(['readable', 'documents', ...kept].join('/')) > 150) kept.shift();
+  return kept;
 }
 
 function pdfFiles(db: Database.Database, entityId: string): ReadableFile[] {
@@ -64,9 +74,10 @@ function pdfFiles(db: Database.Database, entityId: string): ReadableFile[] {
   const used = new Set<string>();
   return docs.map((d) => {
     const base = safeName(d.name.replace(/\.pdf$/i, ''), 60);
-    let name = [...pathOf(d.folderId), `${base}.pdf`].join('/');
+    const dir = fitFolders(pathOf(d.folderId));
+    let name = [...dir, `${base}.pdf`].join('/');
     // Two documents of one name in one folder: the second gets its id.
-    if (used.has(name)) name = [...pathOf(d.folderId), `${base} (${d.id.slice(-8)}).pdf`].join('/');
+    if (used.has(name)) name = [...dir, `${base} (${d.id.slice(-8)}).pdf`].join('/');
     used.add(name);
     return { name: `documents/${name}`, blob: d.sha256 };
   });
