@@ -31,15 +31,28 @@ function tableCsv(db: Database.Database, table: string, entityId: string, orderB
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
-/** The journal as the ledger exports it; a journal too long for one export goes a year at a time. */
+/**
+ * The journal as the ledger exports it. One too long for a single export is split into periods
+ * (halving the time range until each fits), numbered in time order.
+ */
 function journalCsvs(ctx: Context, entityId: string): ReadableFile[] {
-  try {
-    return [{ name: 'ledger/journal.csv', data: Buffer.from(exportJournalCsv(ctx, entityId, {})) }];
-  } catch (err) {
-    if (!(err instanceof PayloadTooLargeError)) throw err;
-    const years = ctx.sqlite.prepare("SELECT DISTINCT substr(effective_at, 1, 4) AS y FROM ledger_entries WHERE entity_id = ? ORDER BY y").all(entityId) as { y: string }[];
-    return years.map(({ y }) => ({ name: `ledger/journal-${y}.csv`, data: Buffer.from(exportJournalCsv(ctx, entityId, { from: `${y}-01-01T00:00:00.000Z`, to: `${y}-12-31T23:59:59.999Z` })) }));
-  }
+  const range = ctx.sqlite.prepare('SELECT min(effective_at) AS lo, max(effective_at) AS hi FROM ledger_entries WHERE entity_id = ?').get(entityId) as { lo: string | null; hi: string | null };
+  if (!range.lo || !range.hi) return [{ name: 'ledger/journal.csv', data: Buffer.from(exportJournalCsv(ctx, entityId, {})) }];
+  const parts: string[] = [];
+  const exportRange = (from: number, to: number): void => {
+    try {
+      parts.push(exportJournalCsv(ctx, entityId, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
+    } catch (err) {
+      // A single millisecond holding more lines than an export allows cannot be split further.
+      if (!(err instanceof PayloadTooLargeError) || to - from < 1) throw err;
+      const mid = Math.floor((from + to) / 2);
+      exportRange(from, mid);
+      exportRange(mid + 1, to);
+    }
+  };
+  exportRange(Date.parse(range.lo), Date.parse(range.hi));
+  if (parts.length === 1) return [{ name: 'ledger/journal.csv', data: Buffer.from(parts[0]!) }];
+  return parts.map((csv, i) => ({ name: `ledger/journal-part-${String(i + 1).padStart(3, '0')}.csv`, data: Buffer.from(csv) }));
 }
 
 /** A file or folder name safe on every OS, short enough for tar's path fields. */
