@@ -6,7 +6,7 @@ import { BadRequestError, ConflictError } from '../http/errors.js';
 import { ArchiveError, readEntry } from './archive.js';
 import { columnsOf } from './inspect.js';
 import { ROWS_PART, blobOfPart } from './manifest.js';
-import { openArchiveForRestore, RestoreError } from './restore-backup.js';
+import { openArchiveForRestore, parseJson, RestoreError } from './restore-backup.js';
 import { applySecrets, openSecrets, type SecretValue } from './secrets-part.js';
 import { exclusive } from './run-backup.js';
 import { INSTALL_LOCAL_TABLES, type EntityRows } from './export-entity.js';
@@ -54,7 +54,13 @@ export async function importEntity(ctx: Context, userId: string, input: { file: 
     if (manifest.kind !== 'entity') throw new BadRequestError('This archive is a backup of a whole install: restore it with `npm run restore` into an empty data folder');
     const rowsEntry = entries.get(ROWS_PART);
     if (!rowsEntry) throw new BadRequestError('The export has no rows');
-    const parsed = rowsSchema.safeParse(JSON.parse((await readEntry(input.file, rowsEntry)).toString('utf8')));
+    let raw: unknown;
+    try {
+      raw = parseJson((await readEntry(input.file, rowsEntry)).toString('utf8'));
+    } catch (err) {
+      throw new BadRequestError(err instanceof Error ? err.message : String(err));
+    }
+    const parsed = rowsSchema.safeParse(raw);
     if (!parsed.success) throw new BadRequestError('The export is damaged: its rows are malformed');
     const data = parsed.data as EntityRows & typeof parsed.data;
     const entityId = data.entity.id;

@@ -44,7 +44,7 @@ export async function openArchiveForRestore(file: string, passphrase: string | n
   let sealed: SealedSecrets | null = null;
   let privateKey: Uint8Array | null = null;
   if (secretsEntry) {
-    const parsed = sealedSecretsSchema.safeParse(JSON.parse((await readEntry(file, secretsEntry)).toString('utf8')));
+    const parsed = sealedSecretsSchema.safeParse(parseJson((await readEntry(file, secretsEntry)).toString('utf8')));
     if (!parsed.success) throw new ArchiveError('The backup is damaged: its secrets part is malformed');
     sealed = parsed.data;
     if (passphrase) {
@@ -53,6 +53,15 @@ export async function openArchiveForRestore(file: string, passphrase: string | n
     }
   }
   return { manifest, entries, sealed, privateKey };
+}
+
+/** JSON of a part whose hash matched: malformed only if made so on purpose (then re-hashed). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ArchiveError('The archive is damaged: a part is not valid JSON');
+  }
 }
 
 /**
@@ -102,6 +111,11 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreReport
   const { manifest, entries, sealed, privateKey } = await openArchiveForRestore(opts.from, opts.passphrase);
   if (manifest.kind !== 'install') throw new RestoreError('This archive is an export of one business: import it from Settings → Backups instead');
   assertRestorableTarget(opts.dataDir);
+  // The desktop's key lives in the OS keychain (secret.key.sealed), which this process cannot use:
+  // secrets re-sealed with a key file here would not open in the app.
+  if (privateKey && !opts.secrets && fs.existsSync(path.join(opts.dataDir, 'secret.key.sealed'))) {
+    throw new RestoreError("This data folder's key is held by the desktop app's keychain, which the restore command cannot use: restore without --passphrase-file (everything but the secrets), or into a data folder for the headless server");
+  }
   if (opts.dryRun) return reportOf(manifest, true, 0, !!privateKey, !!sealed);
 
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });

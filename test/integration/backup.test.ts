@@ -158,6 +158,17 @@ describe('restore refusals: a clear error and nothing written', () => {
     }
   });
 
+  it('secrets into a desktop data folder (key in the keychain): refused before writing', async () => {
+    const target = tempDir();
+    try {
+      fs.writeFileSync(path.join(target, 'secret.key.sealed'), 'keychain-sealed key');
+      await expect(restoreBackup({ from: good, dataDir: target, passphrase: PASSPHRASE })).rejects.toThrow(/keychain/);
+      expect(listTree(target)).toEqual(['secret.key.sealed']);
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
   it('a dry run lists what would be restored and writes nothing', async () => {
     const target = tempDir();
     try {
