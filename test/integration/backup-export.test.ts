@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 import { cleanupBackups, PASSPHRASE } from './backup-helpers.js';
-import { draftRequest, uploadPdf } from './documents-helpers.js';
+import { draftRequest, PNG_DATA_URL, signingToken, uploadPdf } from './documents-helpers.js';
+import { extractSignature, verifyCms } from '../helpers/pdf-seal.js';
 import { invoice, postEvent } from './ledger-helpers.js';
 
 let a: TestServer;
 let owner: SessionClient;
 let requestId: string;
+let completedId: string;
 let exported: { file: string; size: number; secretsIncluded: boolean; entity: { id: string } };
 
 beforeAll(async () => {
@@ -26,6 +28,14 @@ beforeAll(async () => {
   const draft = await draftRequest(owner);
   requestId = draft.requestId;
   expect((await owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' })).status).toBe(200);
+  // A completed request: its sealed PDF must still verify on the importing install.
+  const signed = await draftRequest(owner, { signers: [{ name: 'Ada Signer', email: 'ada@example.com' }] });
+  expect((await owner.patch(`/api/documents/signature-requests/${signed.requestId}`, { action: 'send' })).status).toBe(200);
+  const token = await signingToken(owner, signed.requestId, signed.signers[0]!.id);
+  const view = await a.anon.get(`/api/sign/${token}`);
+  const fields = view.body.fields.map((f: { id: string; type: string }) => ({ fieldId: f.id, value: f.type === 'signature' ? PNG_DATA_URL : '2026-01-02' }));
+  expect((await a.anon.post(`/api/sign/${token}`, { action: 'sign', fields })).status).toBe(200);
+  completedId = signed.requestId;
   expect((await owner.post('/api/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['*'] })).status).toBe(201);
   expect((await owner.post('/api/backups/passphrase', { passphrase: PASSPHRASE })).status).toBe(200);
   const res = await owner.post(`/api/backups/export?entityId=${owner.entityId}`);
@@ -88,12 +98,22 @@ describe('import business on a fresh install', () => {
       expect(imported.status).toBe(201);
       expect(imported.body.entity.id).toBe(owner.entityId);
       expect(imported.body.secrets.missing).toEqual([]);
-      expect(imported.body.secrets.restored).toBeGreaterThanOrEqual(2);
+      expect(imported.body.secrets.restored).toBeGreaterThanOrEqual(3); // signing key, signer tokens, webhook secret
       const there = makeClient(b.url, { cookie: other.cookie, origin: b.url, 'x-entity-id': owner.entityId });
       expect(await answers(there)).toEqual(await answers(owner));
       // The PDF bytes are the same.
       const docs = (await owner.get('/api/documents')).body;
       for (const d of docs) expect(Buffer.from((await there.get(`/api/documents/${d.id}/content`)).body as string)).toEqual(Buffer.from((await owner.get(`/api/documents/${d.id}/content`)).body as string));
+      // The sealed PDF: the same bytes, and its seal still verifies.
+      const sealedPdf = async (c: SessionClient | Client, url: string, cookie: string) => {
+        const res = await fetch(`${url}/api/documents/signature-requests/${completedId}/document`, { headers: { cookie, 'x-entity-id': owner.entityId } });
+        expect(res.status).toBe(200);
+        return Buffer.from(await res.arrayBuffer());
+      };
+      const pdfThere = await sealedPdf(there, b.url, other.cookie);
+      expect(pdfThere.equals(await sealedPdf(owner, a.url, owner.cookie))).toBe(true);
+      const { signed, der } = extractSignature(pdfThere);
+      expect(verifyCms(signed, der)).toMatchObject({ digestMatches: true, signatureValid: true });
       // Every secret opens with this install's key.
       const sealed = b.ctx.sqlite.prepare("SELECT secret_sealed AS s FROM webhook_subscriptions WHERE entity_id = ?").all(owner.entityId) as { s: string }[];
       for (const r of sealed) expect(b.ctx.secrets.open(r.s).toString('utf8')).toMatch(/^whsec_/);
