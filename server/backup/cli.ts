@@ -39,7 +39,7 @@ async function backupCommand(args: string[]): Promise<void> {
   try {
     // The headless key file opens the secrets; the desktop's keychain-sealed key cannot be opened here.
     const secrets = fs.existsSync(path.join(dataDir, 'secret.key')) ? createFileSecretBox(dataDir) : null;
-    const result = await writeBackup({ sqlite, blobs: createBlobStore(path.join(dataDir, 'blobs')), secrets }, { file: out, lock: lockOf(sqlite), now: new Date() });
+    const result = await writeBackup({ sqlite, blobs: createBlobStore(path.join(dataDir, 'blobs')), secrets, sharedConnection: false }, { file: out, lock: lockOf(sqlite), now: new Date() });
     const m = result.manifest;
     console.log(`Backup written and verified: ${result.file} (${result.size} bytes)`);
     console.log(`  businesses: ${m.entities.map((e) => e.name).join(', ') || 'none'}`);

@@ -16,6 +16,13 @@ export interface BackupSource {
   blobs: BlobStore;
   /** Null where the machine key cannot be opened (then secrets are left out). */
   secrets: SecretBox | null;
+  /**
+   * Whether the app writes through this same connection (the server's own backups). Its writes
+   * then update the copy as it goes, so it proceeds in small steps between requests. Another
+   * process's writes would restart a stepwise copy, so a separate connection (the CLI, beside a
+   * running app) copies in one step, within one read transaction (WAL: writers go on meanwhile).
+   */
+  sharedConnection: boolean;
 }
 
 export interface BackupOptions {
@@ -95,7 +102,8 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     }
     removeStaleTemps(folder);
     try {
-      await source.sqlite.backup(dbCopy);
+      if (source.sharedConnection) await source.sqlite.backup(dbCopy);
+      else await source.sqlite.backup(dbCopy, { progress: () => 0x7fffffff });
     } catch (err) {
       throw describeFsError(err, folder);
     }

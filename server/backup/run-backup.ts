@@ -43,7 +43,7 @@ export async function runBackup(ctx: Context, kind: 'scheduled' | 'manual', hook
     const file = path.join(folder, backupFileName(now));
     ctx.db.insert(backupRuns).values({ id, kind, file, startedAt: now.toISOString() }).run();
     try {
-      const result = await writeBackup({ sqlite: ctx.sqlite, blobs: ctx.blobs, secrets: ctx.secrets }, { file, lock: passphraseLock(settings), now, onCopied: hooks.onCopied });
+      const result = await writeBackup({ sqlite: ctx.sqlite, blobs: ctx.blobs, secrets: ctx.secrets, sharedConnection: true }, { file, lock: passphraseLock(settings), now, onCopied: hooks.onCopied });
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size: result.size, verified: true, secretsIncluded: result.manifest.secrets.included }).where(eq(backupRuns.id, id)).run();
       pruneBackups(folder, settings.keepDaily, settings.keepWeekly);
     } catch (err) {
