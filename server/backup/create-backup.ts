@@ -74,11 +74,13 @@ function removeQuietly(file: string): void {
   }
 }
 
-function describeFsError(err: unknown, folder: string): Error {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST') return new BackupError(`The backup folder is not writable: ${folder}`);
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new BackupError(`The backup folder is full: ${folder}`);
+/** The folder's trouble in words: from Node's fs (errno codes) or SQLite's own writes (SQLITE_*). */
+export function describeFsError(err: unknown, folder: string): Error {
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (['ENOSPC', 'EDQUOT', 'SQLITE_FULL'].includes(code)) return new BackupError(`The backup folder is full: ${folder}`);
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(code)) return new BackupError(`The backup folder is not writable: ${folder}`);
   if (code === 'ENOENT') return new BackupError(`The backup folder does not exist: ${folder}`);
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return new BackupError(`The backup folder could not be written (${code}): ${folder}`);
   return err instanceof Error ? err : new Error(String(err));
 }
 
@@ -109,7 +111,12 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     }
     // Nothing has run since the copy's last page (its promise resolves in that step's turn).
     opts.onCopied?.();
-    const described = describeCopy(dbCopy, source, opts);
+    let described: ReturnType<typeof describeCopy>;
+    try {
+      described = describeCopy(dbCopy, source, opts);
+    } catch (err) {
+      throw describeFsError(err, folder);
+    }
     const parts: PartSource[] = [{ name: DB_PART, ...(await sha256File(dbCopy)), file: dbCopy }, ...described.parts];
     const manifest: Manifest = { ...described.manifest, parts: parts.map(({ name, size, sha256 }) => ({ name, size, sha256 })) };
     let size: number;
@@ -118,7 +125,13 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     } catch (err) {
       throw describeFsError(err, folder);
     }
-    await verifyBackupFile(opts.file, checkCopy);
+    try {
+      await verifyBackupFile(opts.file, checkCopy);
+    } catch (err) {
+      // An archive that did not check out never stays under a backup's name.
+      removeQuietly(opts.file);
+      throw describeFsError(err, folder);
+    }
     return { file: opts.file, size, manifest, verified: true };
   } finally {
     for (const f of [dbCopy, checkCopy]) for (const s of ['', '-wal', '-shm', '-journal']) removeQuietly(f + s);

@@ -8,7 +8,7 @@ import { nowIso } from '../context.js';
 import { ConflictError } from '../http/errors.js';
 import { VERSION } from '../version.js';
 import { ArchiveError, writeArchive, type PartSource } from './archive.js';
-import { BackupError } from './create-backup.js';
+import { BackupError, describeFsError } from './create-backup.js';
 import { appliedMigration, columnsOf, entitySummaries, entityTables, referencedBlobs } from './inspect.js';
 import { FORMAT, FORMAT_VERSION, ROWS_PART, SECRETS_PART, blobPartName, openVerifiedArchive, type Manifest } from './manifest.js';
 import { readableFiles } from './readable.js';
@@ -114,12 +114,15 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
         fs.mkdirSync(folder, { recursive: true });
         size = await writeArchive(file, manifest, parts);
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code) throw new BackupError(code === 'ENOSPC' ? `The backup folder is full: ${folder}` : `The backup folder is not writable: ${folder} (${code})`);
-        throw err;
+        throw describeFsError(err, folder);
       }
       // An export has no database file to check: every part's hash is, on re-reading.
-      await openVerifiedArchive(file);
+      try {
+        await openVerifiedArchive(file);
+      } catch (err) {
+        fs.rmSync(file, { force: true });
+        throw describeFsError(err, folder);
+      }
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size, verified: true, secretsIncluded: secrets.sealed !== null }).where(eq(backupRuns.id, id)).run();
       return { file, size, manifest };
     } catch (err) {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,44 @@ describe('a backup folder that cannot be written', () => {
     expect(status.lastError.message).toMatch(/not writable/);
     expect((await owner.get('/api/helpdesk/tickets')).status).toBe(200);
     expect((await owner.put('/api/backups/settings', { folder: null })).status).toBe(200);
+  });
+});
+
+/** A tiny tmpfs stands for a full disk; only where this process may mount one (root on Linux). */
+function mountTinyDisk(dir: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a full backup folder', () => {
+  it('answers 409 "full" for a backup and an export, and leaves nothing behind', async (t) => {
+    const dir = tempDir();
+    folders.push(dir);
+    if (!mountTinyDisk(dir)) return t.skip();
+    try {
+      // More than the disk holds: a file of 1 MiB referenced by a document.
+      const { uploadPdf } = await import('./documents-helpers.js');
+      const { PDFDocument } = await import('pdf-lib');
+      const pdf = await PDFDocument.create();
+      pdf.addPage();
+      await pdf.attach(crypto.randomBytes(1 << 20), 'noise.bin', { mimeType: 'application/octet-stream' });
+      expect((await uploadPdf(owner, { data: Buffer.from(await pdf.save()) })).status).toBe(201);
+      expect((await owner.put('/api/backups/settings', { folder: path.join(dir, 'b') })).status).toBe(200);
+      const res = await owner.post('/api/backups');
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatch(/full/);
+      const exp = await owner.post('/api/backups/export');
+      expect(exp.status).toBe(409);
+      expect(exp.body.error).toMatch(/full/);
+      expect(listTree(dir)).toEqual(['b']);
+    } finally {
+      execFileSync('umount', [dir]);
+      expect((await owner.put('/api/backups/settings', { folder: null })).status).toBe(200);
+    }
   });
 });
 
