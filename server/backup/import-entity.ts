@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { Context } from '../context.js';
@@ -83,8 +84,13 @@ export async function importEntity(ctx: Context, userId: string, input: { file: 
     const skipped: string[] = [];
     let added = 0;
     const db = ctx.sqlite;
-    const insert = (table: string, columns: string[], row: unknown[]) =>
-      db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...row.map(decodeValue));
+    const statements = new Map<string, Database.Statement<unknown[]>>();
+    const insert = (table: string, columns: string[], row: unknown[]) => {
+      const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+      let stmt = statements.get(sql);
+      if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
+      return stmt.run(...row.map(decodeValue));
+    };
     try {
       db.transaction(() => {
         if (exists()) throw new ConflictError(`This install already has the business "${data.entity.name}"`);

@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase } from '../db/open.js';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { defaultMigrationsDir, migrationsPending } from '../db/open.js';
+import * as schema from '../db/schema.js';
 import { createBlobStore } from '../blobs/store.js';
 import { createFileSecretBox, type SecretBox } from '../secrets.js';
 import { ArchiveError, extractEntry, fsyncDir, readEntry, type ArchiveEntry } from './archive.js';
@@ -53,6 +56,21 @@ export async function openArchiveForRestore(file: string, passphrase: string | n
     }
   }
   return { manifest, entries, sealed, privateKey };
+}
+
+/**
+ * Opens the restored database and applies this version's pending migrations, as the server's
+ * start would, but with capture functions that accept the triggers' arguments (a migration that
+ * updates a synced table fires them).
+ */
+function migrateRestored(file: string): Database.Database {
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  withoutSyncCapture(sqlite);
+  sqlite.function('unicode_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+  if (migrationsPending(sqlite, defaultMigrationsDir)) migrate(drizzle(sqlite, { schema }), { migrationsFolder: defaultMigrationsDir });
+  return sqlite;
 }
 
 /** JSON of a part whose hash matched: malformed only if made so on purpose (then re-hashed). */
@@ -144,7 +162,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreReport
       }
     }
     // An older backup's schema is brought up to this version's now, not at the next start.
-    const { sqlite } = openDatabase(stagedDb);
+    const sqlite = migrateRestored(stagedDb);
     try {
       const problem = integrityCheck(sqlite);
       if (problem !== 'ok') throw new RestoreError(`The restored database failed its integrity check: ${problem}`);

@@ -1,6 +1,6 @@
 // Backup benchmark: backup and restore time and size for a generated install (ledger events
 // posted through the engine, tickets through their use case, files as stored documents), then
-// an Export business of the same entity. Prints figures only.
+// an Export business of the same entity, imported on a fresh install. Prints figures only.
 //   BACKUP_BENCH_EVENTS (default 100000), BACKUP_BENCH_TICKETS (20000), BACKUP_BENCH_FILES_MB (256)
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { createTicketBody } from '../../server/helpdesk/schemas.js';
 import { runBackup } from '../../server/backup/run-backup.js';
 import { restoreBackup } from '../../server/backup/restore-backup.js';
 import { exportEntity } from '../../server/backup/export-entity.js';
+import { importEntity } from '../../server/backup/import-entity.js';
 import { setRecoveryPassphrase } from '../../server/backup/settings.js';
 import { tempDir } from '../integration/backup-helpers.js';
 
@@ -74,6 +75,17 @@ export default async function backupBench(): Promise<void> {
     t = performance.now();
     const exported = await exportEntity(ctx, entityId);
     console.log(`export business (rows JSON, CSVs, files): ${secs(performance.now() - t)}, archive ${mb(exported.size)}`);
+
+    const other = await startTestServer();
+    try {
+      const importer = await other.signup();
+      t = performance.now();
+      const imported = await importEntity(other.ctx, importer.user.id, { file: exported.file, passphrase: 'a long bench passphrase' });
+      console.log(`import business on a fresh install (${Object.values(imported.tables).reduce((a, b) => a + b, 0)} rows, ${imported.files} files): ${secs(performance.now() - t)}`);
+    } finally {
+      await other.close();
+      fs.rmSync(`${path.resolve(other.dataDir)}-backups`, { recursive: true, force: true });
+    }
   } finally {
     await server.close();
     fs.rmSync(backups, { recursive: true, force: true });

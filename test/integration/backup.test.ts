@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { runBackup } from '../../server/backup/run-backup.js';
 import { restoreBackup } from '../../server/backup/restore-backup.js';
-import { integrityCheck, sealedValues } from '../../server/backup/inspect.js';
+import { appliedMigration, integrityCheck, readJournal, sealedValues } from '../../server/backup/inspect.js';
+import { writeBackup } from '../../server/backup/create-backup.js';
+import { createBlobStore } from '../../server/blobs/store.js';
+import { defaultMigrationsDir, openDatabase } from '../../server/db/open.js';
 import { comparableDump, cleanupBackups, dumpOfFile, listTree, login, PASSPHRASE, startWriter, tempDir } from './backup-helpers.js';
 import { draftRequest, uploadPdf } from './documents-helpers.js';
 import { trialBalanceIsZero } from './ledger-helpers.js';
@@ -186,4 +189,37 @@ describe('restore refusals: a clear error and nothing written', () => {
 it('the source data is untouched by backups', () => {
   expect(dumpOfFile(path.join(server.dataDir, 'bureau.db'))).toBeTruthy();
   expect(integrityCheck(server.ctx.sqlite)).toBe('ok');
+});
+
+it('a backup from an older schema is restored and brought up to this version', async () => {
+  const dir = tempDir();
+  try {
+    // This version's migrations less the last two: the schema of an older Bureau.
+    const older = path.join(dir, 'migrations');
+    fs.cpSync(defaultMigrationsDir, older, { recursive: true });
+    const journalFile = path.join(older, 'meta', '_journal.json');
+    const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8'));
+    journal.entries = journal.entries.slice(0, -2);
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    const { sqlite } = openDatabase(path.join(dir, 'old.db'), older);
+    sqlite.prepare("INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'old@example.com', 'Old', '2026-01-01', '2026-01-01')").run();
+    const file = path.join(dir, 'old.bureau-backup');
+    try {
+      const made = await writeBackup({ sqlite, blobs: createBlobStore(path.join(dir, 'blobs')), secrets: null, sharedConnection: true }, { file, lock: null, now: new Date() });
+      expect(made.manifest.migration.tag).toBe(journal.entries.at(-1).tag);
+    } finally {
+      sqlite.close();
+    }
+    const target = path.join(dir, 'restored');
+    await restoreBackup({ from: file, dataDir: target });
+    const db = new Database(path.join(target, 'bureau.db'), { readonly: true });
+    try {
+      expect(appliedMigration(db).tag).toBe(readJournal().entries.at(-1)!.tag);
+      expect(db.prepare('SELECT email FROM users').all()).toEqual([{ email: 'old@example.com' }]);
+    } finally {
+      db.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
