@@ -16,6 +16,11 @@ export const configSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Whether background loops run on timers (tests may drive them by hand). */
   backgroundLoops: z.boolean().default(true),
+  /**
+   * Whether the backup schedule runs (its loop registered). Tests turn it off so that
+   * `loops.runAll()` elsewhere does not write backups beside their temp data folders.
+   */
+  scheduledBackups: z.boolean().default(true),
   /** Whether webhooks may target loopback/private addresses (desktop yes, hosted no). */
   allowLocalWebhookTargets: z.boolean().default(true),
   smtpUrl: z.string().optional(),

@@ -10,6 +10,7 @@ import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
 import { syncModule } from './sync/index.js';
+import { backupModule } from './backup/index.js';
 import { local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
 import type { Db } from './db/open.js';
@@ -45,7 +46,7 @@ export interface Module {
   sync?: TablePolicies;
 }
 
-export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule];
+export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule];
 
 /** Every table's sync policy, from the modules that own them. */
 export function tablePolicies(): TablePolicies {

@@ -6,6 +6,7 @@ import { LoginPage } from './pages/auth/LoginPage';
 import { SignupPage } from './pages/auth/SignupPage';
 import { AcceptInvitePage } from './pages/auth/AcceptInvitePage';
 import { JoinDevicePage } from './pages/auth/JoinDevicePage';
+import { RestoreBackupPage } from './pages/auth/RestoreBackupPage';
 import { ErrorBanner, Spinner } from './ui/components';
 import { useFocusTrap } from './ui/focus';
 import { documentTitle, PageTitleContext } from './ui/title';
@@ -50,6 +51,7 @@ function Gate() {
         <Route path="/signup" element={<SignupPage />} />
         <Route path="/invite" element={<AcceptInvitePage />} />
         <Route path="/join" element={<JoinDevicePage />} />
+        <Route path="/restore" element={<RestoreBackupPage />} />
         <Route path="*" element={session.setupNeeded ? <Navigate to="/signup" replace /> : <LoginPage />} />
       </Routes>
     );

@@ -10,3 +10,4 @@ export * from '../webhooks/tables.js';
 export * from '../ledger/tables.js';
 export * from '../wallet/tables.js';
 export * from '../sync/tables.js';
+export * from '../backup/tables.js';

@@ -72,7 +72,7 @@ let counter = 0;
 /** Starts the real server on a random port with a fresh temp data dir. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-test-'));
-  const server = await startServer({ port: 0, logLevel: (process.env.TEST_LOG_LEVEL as 'error' | undefined) ?? 'silent', backgroundLoops: false, ...options, dataDir });
+  const server = await startServer({ port: 0, logLevel: (process.env.TEST_LOG_LEVEL as 'error' | undefined) ?? 'silent', backgroundLoops: false, scheduledBackups: false, ...options, dataDir });
   const anon = makeClient(server.url);
   const t: TestServer = {
     ...server,

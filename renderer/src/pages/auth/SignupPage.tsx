@@ -40,6 +40,12 @@ export function SignupPage() {
             </>
           )}
           Using Bureau on another device? <Link to="/join">Join from another device</Link>
+          {session.setupNeeded && (
+            <>
+              <br />
+              Moving to this machine? <Link to="/restore">Restore from a backup</Link>
+            </>
+          )}
         </>
       }
     >

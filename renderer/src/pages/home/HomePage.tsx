@@ -2,13 +2,14 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api';
 import { useSession } from '../../session';
-import { Badge, ErrorBanner, PageHeader, Spinner } from '../../ui/components';
+import { Badge, ErrorBanner, Notice, PageHeader, Spinner } from '../../ui/components';
 import { formatRelative, useAsync } from '../../ui/hooks';
 import { NotificationItem } from '../notifications/NotificationItem';
 import { openNotification } from '../notifications/open';
 import type { Notification } from '../notifications/types';
 import { humanType, payloadAmount } from '../ledger/types';
 import { loadFirstSteps, loadPendingApprovals, loadTicketsAssignedTo, loadWaitingForSignature } from './home-data';
+import type { BackupStatus } from '../settings/BackupsSection';
 import './home.css';
 
 /** The first page after sign-in: what needs the member's attention, and first steps for a new business. */
@@ -18,6 +19,7 @@ export function HomePage() {
   return (
     <div className="stack home">
       <PageHeader title="Home" subtitle={firstName ? `Welcome, ${firstName}. This is what needs you in ${session.entity?.name ?? 'your business'}.` : undefined} />
+      {session.can('SETTINGS.MANAGE') && <BackupWarning />}
       <section aria-labelledby="home-attention">
         <h2 id="home-attention" className="home-section-title">
           Needs your attention
@@ -30,6 +32,21 @@ export function HomePage() {
         </div>
       </section>
       <FirstSteps />
+    </div>
+  );
+}
+
+/** Shown when the last good backup is older than the schedule allows (or backups keep failing). */
+function BackupWarning() {
+  const status = useAsync(() => api.get<BackupStatus>('/api/backups/settings'));
+  if (!status.data?.overdue) return null;
+  const s = status.data;
+  return (
+    <div data-warning="backup">
+      <Notice kind="warning">
+        {s.lastBackup ? `The last good backup is from ${formatRelative(s.lastBackup.createdAt)}, older than its schedule allows.` : 'No backup has succeeded yet.'}
+        {s.lastError ? ` The last attempt failed: ${s.lastError.message}` : ''} <Link to="/settings/backups">Check backups</Link>
+      </Notice>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { MembersSection } from './MembersSection';
 import { HelpdeskMailSection } from './HelpdeskMailSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { SyncSection } from '../sync/SyncSection';
+import { BackupsSection } from './BackupsSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -21,4 +22,5 @@ export const settingsSections: SettingsSection[] = [
   { path: 'helpdesk-email', label: 'Helpdesk e-mail', element: <HelpdeskMailSection />, order: 25, permission: 'HELPDESK.VIEW' },
   { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
   { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
+  { path: 'backups', label: 'Backups', element: <BackupsSection />, order: 50, permission: 'SETTINGS.MANAGE' },
 ];

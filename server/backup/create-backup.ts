@@ -1,0 +1,196 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { BlobStore } from '../blobs/store.js';
+import type { SecretBox } from '../secrets.js';
+import { VERSION } from '../version.js';
+import { extractEntry, sha256File, writeArchive, type PartSource } from './archive.js';
+import { appliedMigration, entitySummaries, integrityCheck, referencedBlobs, tableCounts } from './inspect.js';
+import { DB_PART, FORMAT, FORMAT_VERSION, SECRETS_PART, blobPartName, openVerifiedArchive, type Manifest } from './manifest.js';
+import { collectSecrets, type PassphraseLock } from './secrets-part.js';
+
+/** What a backup reads: the live database connection, the blob store and this machine's key. */
+export interface BackupSource {
+  sqlite: Database.Database;
+  blobs: BlobStore;
+  /** Null where the machine key cannot be opened (then secrets are left out). */
+  secrets: SecretBox | null;
+  /**
+   * Whether the app writes through this same connection (the server's own backups). Its writes
+   * then update the copy as it goes, so it proceeds in small steps between requests. Another
+   * process's writes would restart a stepwise copy, so a separate connection (the CLI, beside a
+   * running app) copies in one step, within one read transaction (WAL: writers go on meanwhile).
+   */
+  sharedConnection: boolean;
+}
+
+export interface BackupOptions {
+  /** The archive's final path; its folder must exist. */
+  file: string;
+  lock: PassphraseLock | null;
+  now: Date;
+  /** Called synchronously at the moment the database copy is complete (tests record the source then). */
+  onCopied?: () => void;
+}
+
+export interface BackupResult {
+  file: string;
+  size: number;
+  manifest: Manifest;
+  verified: true;
+}
+
+export class BackupError extends Error {}
+
+/** Temporary files of a backup under way carry this mark; left by a crash, the next backup removes them. */
+const TEMP_MARK = '.bureau-tmp-';
+
+/** Temporary files name their process; those of a process that is gone are removed. */
+export function removeStaleTemps(folder: string): void {
+  if (!fs.existsSync(folder)) return;
+  for (const name of fs.readdirSync(folder)) {
+    const pid = name.startsWith(TEMP_MARK) ? Number(name.slice(TEMP_MARK.length).split('-')[0]) : name.endsWith('.bureau-partial') ? Number(name.split('.').at(-3)) : NaN;
+    if (Number.isInteger(pid) && !processAlive(pid)) fs.rmSync(path.join(folder, name), { force: true, recursive: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return false; // this process runs one backup at a time: its leftovers are stale
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Cleanup must not hide the error that brought it (a folder that is not one, or gone). */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // nothing was written there
+  }
+}
+
+/** The folder's trouble in words: from Node's fs (errno codes) or SQLite's own writes (SQLITE_*). */
+export function describeFsError(err: unknown, folder: string): Error {
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (['ENOSPC', 'EDQUOT', 'SQLITE_FULL'].includes(code)) return new BackupError(`The backup folder is full: ${folder}`);
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(code)) return new BackupError(`The backup folder is not writable: ${folder}`);
+  if (code === 'ENOENT') return new BackupError(`The backup folder does not exist: ${folder}`);
+  if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return new BackupError(`The backup folder could not be written (${code}): ${folder}`);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * One backup of the install: the database copied with SQLite's online backup API (consistent
+ * while the app writes), the files it references and, with a passphrase, its secrets; written
+ * to a temporary name, fsynced and renamed, then read back in full and its database checked.
+ * Nothing under the data folder is written; a crash leaves only temporary files in the folder.
+ */
+export async function writeBackup(source: BackupSource, opts: BackupOptions): Promise<BackupResult> {
+  const folder = path.dirname(opts.file);
+  const tag = crypto.randomBytes(4).toString('hex');
+  const dbCopy = path.join(folder, `${TEMP_MARK}${process.pid}-${tag}.db`);
+  const checkCopy = path.join(folder, `${TEMP_MARK}${process.pid}-${tag}-check.db`);
+  try {
+    try {
+      fs.mkdirSync(folder, { recursive: true });
+      fs.accessSync(folder, fs.constants.W_OK);
+    } catch (err) {
+      throw describeFsError(err, folder);
+    }
+    removeStaleTemps(folder);
+    try {
+      if (source.sharedConnection) await source.sqlite.backup(dbCopy);
+      else await source.sqlite.backup(dbCopy, { progress: () => 0x7fffffff });
+    } catch (err) {
+      throw describeFsError(err, folder);
+    }
+    // Nothing has run since the copy's last page (its promise resolves in that step's turn).
+    opts.onCopied?.();
+    let described: ReturnType<typeof describeCopy>;
+    try {
+      described = describeCopy(dbCopy, source, opts);
+    } catch (err) {
+      throw describeFsError(err, folder);
+    }
+    const parts: PartSource[] = [{ name: DB_PART, ...(await sha256File(dbCopy)), file: dbCopy }, ...described.parts];
+    const manifest: Manifest = { ...described.manifest, parts: parts.map(({ name, size, sha256 }) => ({ name, size, sha256 })) };
+    let size: number;
+    try {
+      size = await writeArchive(opts.file, manifest, parts);
+    } catch (err) {
+      throw describeFsError(err, folder);
+    }
+    try {
+      await verifyBackupFile(opts.file, checkCopy);
+    } catch (err) {
+      // An archive that did not check out never stays under a backup's name.
+      removeQuietly(opts.file);
+      throw describeFsError(err, folder);
+    }
+    return { file: opts.file, size, manifest, verified: true };
+  } finally {
+    for (const f of [dbCopy, checkCopy]) for (const s of ['', '-wal', '-shm', '-journal']) removeQuietly(f + s);
+  }
+}
+
+function describeCopy(dbCopy: string, source: BackupSource, opts: BackupOptions): { manifest: Omit<Manifest, 'parts'>; parts: PartSource[] } {
+  const copy = new Database(dbCopy);
+  let manifest: Omit<Manifest, 'parts'>;
+  const parts: PartSource[] = [];
+  try {
+    // One file, no WAL beside it: the archive holds the database as a single part.
+    copy.pragma('journal_mode = DELETE');
+    const problem = integrityCheck(copy);
+    if (problem !== 'ok') throw new BackupError(`The database copy failed its integrity check: ${problem}`);
+    const blobs = referencedBlobs(copy);
+    let bytes = 0;
+    for (const sha of blobs) {
+      if (!source.blobs.has(sha)) continue; // referenced but never fetched (sync): nothing to keep
+      const file = source.blobs.pathOf(sha);
+      const size = fs.statSync(file).size;
+      bytes += size;
+      parts.push({ name: blobPartName(sha), size, sha256: sha, file });
+    }
+    const secrets = collectSecrets(copy, source.secrets, opts.lock);
+    if (secrets.sealed) {
+      const data = Buffer.from(JSON.stringify(secrets.sealed));
+      parts.push({ name: SECRETS_PART, size: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex'), data });
+    }
+    manifest = {
+      format: FORMAT,
+      formatVersion: FORMAT_VERSION,
+      kind: 'install',
+      appVersion: VERSION,
+      createdAt: opts.now.toISOString(),
+      migration: appliedMigration(copy),
+      entities: entitySummaries(copy),
+      tables: tableCounts(copy),
+      files: { count: parts.filter((p) => p.file).length, bytes },
+      secrets: { included: secrets.sealed !== null, count: secrets.count, columns: secrets.columns, ...(secrets.reason ? { reason: secrets.reason } : {}) },
+    };
+  } finally {
+    copy.close();
+  }
+  return { manifest, parts };
+}
+
+/** Re-reads an archive: every part's hash, then its database's integrity check. */
+export async function verifyBackupFile(file: string, scratch: string): Promise<Manifest> {
+  const { manifest, entries } = await openVerifiedArchive(file);
+  const dbEntry = entries.get(DB_PART);
+  if (!dbEntry) throw new BackupError('The backup has no database');
+  await extractEntry(file, dbEntry, scratch);
+  const db = new Database(scratch, { readonly: true });
+  try {
+    const problem = integrityCheck(db);
+    if (problem !== 'ok') throw new BackupError(`The database in the backup failed its integrity check: ${problem}`);
+  } finally {
+    db.close();
+  }
+  return manifest;
+}
