@@ -71,6 +71,8 @@ describe('upgrading a store whose files are in the blobs table', () => {
     const databaseUrl = await pg.createDatabase('blob_upgrade');
     const [{ default: pgLib }, { drizzle }, { migrate }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator')]);
     const pool = new pgLib.Pool({ connectionString: databaseUrl });
+    // An idle client the server ends (the cluster stops after the file) is the pool's 'error': without a listener, an uncaught exception.
+    pool.on('error', () => undefined);
     await migrate(drizzle(pool), { migrationsFolder: oldMigrations() });
     await seedOldStore((text, params) => pool.query(text, params));
 
