@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import type { z } from 'zod';
+import type { backupItemSchema, backupStatusSchema, exportResultSchema } from '../../../../server/backup/schemas';
 import { api } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, CopyField, ErrorBanner, Notice, Spinner, TextInput } from '../../ui/components';
@@ -6,38 +8,10 @@ import { formatDateTime, formatRelative, useAction, useAsync } from '../../ui/ho
 import { usePageTitle } from '../../ui/title';
 import './backups.css';
 
-export interface BackupStatus {
-  folder: string;
-  defaultFolder: string;
-  enabled: boolean;
-  intervalHours: number;
-  keepDaily: number;
-  keepWeekly: number;
-  passphraseSet: boolean;
-  passphraseSetAt: string | null;
-  lastBackup: { file: string; createdAt: string; size: number; secretsIncluded: boolean } | null;
-  lastError: { at: string; message: string } | null;
-  nextBackupAt: string | null;
-  overdue: boolean;
-  underWay: boolean;
-}
-
-interface BackupItem {
-  file: string;
-  name: string;
-  size: number;
-  createdAt: string;
-  verified: boolean;
-  secretsIncluded: boolean;
-}
-
-interface ExportResult {
-  file: string;
-  size: number;
-  entity: { id: string; name: string };
-  secretsIncluded: boolean;
-  secretsNote: string | null;
-}
+// Derived from the server's schemas, not copied.
+export type BackupStatus = z.output<typeof backupStatusSchema>;
+type BackupItem = z.output<typeof backupItemSchema>;
+type ExportResult = z.output<typeof exportResultSchema>;
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
