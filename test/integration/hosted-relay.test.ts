@@ -248,7 +248,10 @@ describe('the hosted relay on the devnet', () => {
     const jobs = await jobCount();
     const bundle = await proveAToB(parseEther('0.01'));
     const funds = await relayerFunds();
-    const forged = { ...bundle, quote: { ...bundle.quote, signature: `${bundle.quote.signature.slice(0, -4)}${bundle.quote.signature.endsWith('00') ? '01' : '00'}${bundle.quote.signature.slice(-2)}` } };
+    // One bit of the signature's last byte of s flipped (setting it to 00 left it unchanged when it already was: 1 run in 256).
+    const signature = bundle.quote.signature;
+    const flipped = (parseInt(signature.slice(-4, -2), 16) ^ 1).toString(16).padStart(2, '0');
+    const forged = { ...bundle, quote: { ...bundle.quote, signature: `${signature.slice(0, -4)}${flipped}${signature.slice(-2)}` } };
     expect(await hostedCall('POST', '/api/relay/transfer', forged)).toMatchObject({ status: 400, body: { error: 'Unknown relay quote' } });
     const { quote: _q, ...unquoted } = bundle;
     expect(await hostedCall('POST', '/api/relay/transfer', unquoted)).toMatchObject({ status: 400, body: { error: 'Unknown relay quote' } });
