@@ -9,6 +9,7 @@ import { postEvent } from '../../server/ledger/post-event.js';
 import { getTrialBalance } from '../../server/ledger/trial-balance.js';
 import type { Context } from '../../server/context.js';
 import { groupCommitStats } from '../../server/ledger/group-commit.js';
+import { WORKER_POST } from './worker-post.js';
 
 const N = Number(process.env.LEDGER_BENCH_N ?? 2000);
 /** Events posted over HTTP by the single-event and the batch runs. */
@@ -27,18 +28,7 @@ const http = require('node:http');
 const { url, key, entityId, mode, total, concurrency, batchSize, prefix } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const target = new URL(url);
-function post(path, body) {
-  return new Promise((resolve, reject) => {
-    const data = Buffer.from(JSON.stringify(body));
-    const req = http.request({ host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: 'Bearer ' + key } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+${WORKER_POST}
 const ev = (i) => ({ type: 'invoice_created', payload: { invoiceNumber: prefix + i, currency: 'USD', netAmount: (100 + (i % 900)) + '.00', taxAmount: ((i % 50) + 1) + '.25' }, idempotencyKey: prefix + i });
 let next = 0;
 let failures = 0;

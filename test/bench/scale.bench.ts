@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { startTestServer } from '../helpers/server.js';
+import { WORKER_POST } from './worker-post.js';
 
 const EVENTS = Number(process.env.SCALE_EVENTS ?? 100_000);
 const BATCH = 1000;
@@ -28,18 +29,7 @@ const http = require('node:http');
 const { url, key, entityId, total, batchSize, start, days } = workerData;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const target = new URL(url);
-function post(path, body) {
-  return new Promise((resolve, reject) => {
-    const data = Buffer.from(JSON.stringify(body));
-    const req = http.request({ host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: 'Bearer ' + key } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+${WORKER_POST}
 const TYPES = [
   (i) => ({ type: 'invoice_created', payload: { invoiceNumber: 'INV-' + i, currency: 'USD', netAmount: (100 + (i % 900)) + '.00', taxAmount: ((i % 50) + 1) + '.25' } }),
   (i) => ({ type: 'bill_received', payload: { billNumber: 'BILL-' + i, currency: 'USD', netAmount: (40 + (i % 300)) + '.10', taxAmount: ((i % 20) + 1) + '.00' } }),
