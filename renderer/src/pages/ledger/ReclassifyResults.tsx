@@ -1,5 +1,6 @@
 import { Badge, Notice } from '../../ui/components';
 import type { ReclassifyResult } from './types';
+import { Money } from '../../ui/money';
 
 /** One line per event: done, or why not (and the balances a correction would make impossible). */
 export function ReclassifyResults({ result }: { result: ReclassifyResult }) {
@@ -26,7 +27,7 @@ export function ReclassifyResults({ result }: { result: ReclassifyResult }) {
                   <Badge tone={r.success ? 'green' : 'red'}>{r.success ? 'Done' : 'Failed'}</Badge> <span>{r.message}</span>
                   {r.impossibleBalances?.map((b) => (
                     <div key={`${b.accountId}-${b.currency}`} className="muted" data-impossible-balance={b.code}>
-                      {b.name} ({b.code}) would be {b.balance} {b.currency}
+                      {b.name} ({b.code}) would be <Money amount={b.balance} currency={b.currency} />
                     </div>
                   ))}
                 </td>
