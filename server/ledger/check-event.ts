@@ -7,6 +7,7 @@ import { BadRequestError } from '../http/errors.js';
 import { evaluateEvent, needsApproval } from './evaluate.js';
 import { formatMinor } from './money.js';
 import { findEventType } from './rules/index.js';
+import { payloadIssues } from './payload-issues.js';
 import { inLedgerTx, readSettings } from './setup.js';
 import { ledgerAccounts } from './tables.js';
 
@@ -22,7 +23,7 @@ export function checkEvent(ctx: Context, entityId: string, input: { type: string
   const def = findEventType(input.type);
   if (!def) throw new BadRequestError(`Unknown event type "${input.type}"`, { knownTypes: '/api/ledger/event-types' });
   const parsed = def.payload.safeParse(input.payload);
-  if (!parsed.success) return { outcome: 'failed', errors: parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })), lines: [] };
+  if (!parsed.success) return { outcome: 'failed', errors: payloadIssues(parsed.error, input.payload), lines: [] };
   return inLedgerTx(ctx, entityId, (db) => preview(db, entityId, input.type, input.payload, input.schemaVersion ?? def.schemaVersion));
 }
 

@@ -12,6 +12,7 @@ import { loadEvent, updateEvent } from './load.js';
 import { processNewEvent } from './post-event.js';
 import type { EventRow } from './present.js';
 import { findEventType } from './rules/index.js';
+import { describeIssues, payloadIssues } from './payload-issues.js';
 import { inLedgerTx } from './setup.js';
 import { netDebitOf } from './balances.js';
 import { ledgerAccounts, ledgerLines, type Actor } from './tables.js';
@@ -64,20 +65,21 @@ function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): 
 
 /**
  * Reclassifies each event, each in its own transaction: reverse its journal entry (the event
- * becomes `reversed`) and post a new event of `newEventType` with the same payload. A failure
+ * becomes `reversed`) and post a new event of `newEventType` with the same payload, or the one given
+ * for it in `payloads` (the fields the new type needs that the old one lacked). A failure
  * touches nothing and is reported per event. Retrying a batch is safe: an event already
  * reclassified to the same type reports success with the same newEventId and posts nothing.
  */
-export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string, actor: Actor | null = null, force = false) {
+export function batchReclassify(ctx: Context, entityId: string, eventIds: string[], newEventType: string, actor: Actor | null = null, force = false, payloads: Record<string, Record<string, unknown>> = {}) {
   const def = findEventType(newEventType);
   if (!def) throw new BadRequestError(`Unknown event type "${newEventType}"`);
   if (!def.post) throw new BadRequestError(`${newEventType} has no posting rule; reclassify to a type that posts`);
-  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType, actor, force));
+  const results = eventIds.map((eventId) => reclassifyOne(ctx, entityId, eventId, newEventType, actor, force, payloads[eventId]));
   const succeeded = results.filter((r) => r.success).length;
   return { summary: { total: results.length, succeeded, failed: results.length - succeeded }, results };
 }
 
-function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string, actor: Actor | null, force: boolean): ReclassifyResult {
+function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEventType: string, actor: Actor | null, force: boolean, newPayload?: Record<string, unknown>): ReclassifyResult {
   try {
     return inLedgerTx(ctx, entityId, (db) => {
       const original = loadEvent(db, entityId, eventId);
@@ -91,7 +93,11 @@ function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEvent
       if (original.postingStatus !== 'posted') return { eventId, success: false, message: `Only posted events can be reclassified (status is ${original.postingStatus})` };
       if (original.type === newEventType) return { eventId, success: false, message: `Event is already of type ${newEventType}` };
       const def = findEventType(newEventType)!;
-      const check = evaluateEvent(db, entityId, newEventType, original.payload, def.schemaVersion);
+      const payload = newPayload ?? original.payload;
+      // The fields the new type needs, named: the person fills them in and tries again.
+      const fits = def.payload.safeParse(payload);
+      if (!fits.success) return { eventId, success: false, message: `${def.title} ${newPayload ? 'payload' : 'needs more than this event has'}: ${describeIssues(payloadIssues(fits.error, payload))}` };
+      const check = evaluateEvent(db, entityId, newEventType, payload, def.schemaVersion);
       if (check.outcome !== 'post') return { eventId, success: false, message: check.outcome === 'failed' ? check.error : `${newEventType} does not post` };
 
       const now = nowIso(ctx);
@@ -99,6 +105,7 @@ function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEvent
         ...original,
         id: ctx.ids.next(),
         type: newEventType,
+        payload,
         schemaVersion: def.schemaVersion,
         idempotencyKey: null,
         inputHash: original.inputHash,

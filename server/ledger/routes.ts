@@ -139,13 +139,13 @@ export const ledgerRoutes: RouteDef[] = [
       path: '/api/ledger/events/batch-reclassify',
       summary: 'Reclassify events: reverse each one\'s journal entry and repost it under a new type',
       description:
-        'Each event is handled in its own transaction: its posting entry is reversed by a linked reversing entry (the event becomes `reversed`) and a new event of `newEventType` with the same payload is posted (its id is `newEventId`). Reversal and new posting are dated when the reclassification happens; reports as of earlier dates do not change. The new event is not held for approval again. Per-event failures (not found, already reversed, not posted, payload invalid for the new type) change nothing for that event and do not affect the others. Retrying is safe: an event already reclassified to the same type reports success with the same `newEventId` and nothing is reversed twice. An unknown `newEventType`, or one without a posting rule, → 400. A correction that would leave cash, a receivable, crypto or a payable below zero (a receivable of an invoice that was already paid) is refused for that event, with `impossibleBalances`, unless `force: true`.',
+        'Each event is handled in its own transaction: its posting entry is reversed by a linked reversing entry (the event becomes `reversed`) and a new event of `newEventType` is posted with the same payload — or with `payloads[eventId]` when given, for the fields the new type needs that the old payload lacks (its id is `newEventId`). A payload that does not fit the new type fails that event with the fields named (“Needs description, net amount”). Reversal and new posting are dated when the reclassification happens; reports as of earlier dates do not change. The new event is not held for approval again. Per-event failures (not found, already reversed, not posted, payload invalid for the new type) change nothing for that event and do not affect the others. Retrying is safe: an event already reclassified to the same type reports success with the same `newEventId` and nothing is reversed twice. An unknown `newEventType`, or one without a posting rule, → 400. A correction that would leave cash, a receivable, crypto or a payable below zero (a receivable of an invoice that was already paid) is refused for that event, with `impossibleBalances`, unless `force: true`.',
       tags,
       access: post,
       body: s.batchReclassifyBody,
       response: s.batchReclassifyResponse,
     },
-    ({ ctx, auth, entityId, body }) => batchReclassify(ctx, entityId, body.eventIds, body.newEventType, actorOf(auth), body.force ?? false),
+    ({ ctx, auth, entityId, body }) => batchReclassify(ctx, entityId, body.eventIds, body.newEventType, actorOf(auth), body.force ?? false, body.payloads),
   ),
   route(
     { method: 'get', path: '/api/ledger/events/{eventId}', summary: 'Get one event with its journal entries', tags, access: view, params: s.eventParams, response: s.ledgerEventDetailSchema },

@@ -186,8 +186,15 @@ export const batchReclassifyBody = z.object({
     .max(200, 'At most 200 events per batch')
     .refine((ids) => new Set(ids).size === ids.length, 'eventIds must not repeat'),
   newEventType: z.string().min(1).max(80),
+  payloads: z
+    .record(z.uuid(), jsonObjectInput)
+    .optional()
+    .meta({
+      description:
+        "The new type's payload for some of the events, by event id (the fields the new type needs that the old payload lacks; the UI prefills them from the old values). Events not listed keep their payload as it is. A payload that does not fit the new type fails that event with the fields named.",
+    }),
   force: z.boolean().optional().meta({ description: 'Reclassify events even when the correction would leave cash, a receivable, crypto or a payable below zero (see impossibleBalances). Default false.' }),
-});
+}).refine((b) => Object.keys(b.payloads ?? {}).every((id) => b.eventIds.includes(id)), { message: 'payloads may only name events listed in eventIds', path: ['payloads'] });
 
 export const batchReclassifyResponse = z
   .object({
@@ -216,6 +223,10 @@ export const eventTypeSchema = z
     description: z.string(),
     schemaVersion: z.string(),
     posts: z.boolean().meta({ description: 'False for types recorded as `unposted`' }),
+    flow: z.enum(['in', 'out', 'internal', 'none']).meta({
+      description:
+        'Which side of the business the type is about: `in` customers and money coming in (invoices, credit notes, receipts, owner contributions), `out` suppliers and money going out (bills, payments, expenses, refunds), `internal` between own accounts, `none` nothing posted. The UI offers reclassification to types of the same flow; the API accepts any posting type.',
+    }),
     rule: z.string().nullable().meta({ description: 'The posting rule in words' }),
     payloadSchema: jsonObject.meta({ description: 'JSON Schema (draft 2020-12) of the payload' }),
     example: jsonObject.meta({ description: 'A payload that posts successfully as-is' }),

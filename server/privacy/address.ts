@@ -43,3 +43,25 @@ export function isShieldedAddress(text: string): boolean {
     return false;
   }
 }
+
+/** Characters in a complete address: the prefix and 68 bytes in hex. */
+export const ADDRESS_LENGTH = ADDRESS_PREFIX.length + 136;
+
+/**
+ * What is wrong with a typed shielded address, in words a person can act on (null: nothing). The
+ * wallet's form asks this before the confirm step, the API before proving: a typo is caught by
+ * the checksum, never sent.
+ */
+export function shieldedAddressProblem(text: string): string | null {
+  const t = text.trim();
+  if (t === '') return 'Enter the recipient’s shielded address (it starts with bzk1).';
+  if (!t.startsWith(ADDRESS_PREFIX)) return 'A shielded address starts with bzk1; this one does not.';
+  if (!/^[0-9a-f]*$/.test(t.slice(ADDRESS_PREFIX.length))) return 'A shielded address has only the digits 0–9 and the letters a–f after bzk1; this one has other characters.';
+  if (t.length !== ADDRESS_LENGTH) return `A shielded address is ${ADDRESS_LENGTH} characters long; this one has ${t.length}. Copy it again in full.`;
+  try {
+    decodeAddress(t);
+    return null;
+  } catch (err) {
+    return err instanceof Error && /checksum/.test(err.message) ? 'This shielded address has a typo: its checksum does not match. Copy it again from the recipient.' : 'This is not a valid shielded address. Copy it again from the recipient.';
+  }
+}

@@ -23,3 +23,18 @@ export function checksumAddress(value: string): Address {
   }
   return out as Address;
 }
+
+/**
+ * What is wrong with a typed public address, in words (null: nothing). Mixed case carries an
+ * EIP-55 checksum, which must match: one mistyped character is caught before funds leave.
+ * All-lower or all-upper case carries none and is taken as it is.
+ */
+export function publicAddressProblem(value: string): string | null {
+  const t = value.trim();
+  if (!/^0x/i.test(t)) return 'A public address starts with 0x.';
+  if (!isHexAddress(t)) return `A public address is 0x and 40 hexadecimal characters (0–9, a–f); this one has ${t.length - 2}${/^0x[0-9a-fA-F]*$/.test(t) ? '' : ' and other characters'}.`;
+  if (BigInt(t) === 0n) return 'The zero address burns funds: enter the recipient’s address.';
+  const body = t.slice(2);
+  if (body !== body.toLowerCase() && body !== body.toUpperCase() && checksumAddress(t) !== t) return 'This address has a typo: its capital letters do not match its EIP-55 checksum. Copy it again from the recipient.';
+  return null;
+}

@@ -34,6 +34,22 @@ export class InsufficientBalanceError extends BadRequestError {
   }
 }
 
+/**
+ * Shielding more than the business account holds, with the network fee it pays (native ETH),
+ * refused before any proving: `available` and `fee` say by how much.
+ */
+export class InsufficientPublicBalanceError extends BadRequestError {
+  constructor(input: { token: string; available: bigint; requested: bigint; fee: bigint; feeAvailable?: bigint }) {
+    super('Insufficient public balance', {
+      token: input.token,
+      available: input.available.toString(),
+      requested: input.requested.toString(),
+      fee: input.fee.toString(),
+      ...(input.feeAvailable === undefined ? {} : { feeAvailable: input.feeAvailable.toString() }),
+    });
+  }
+}
+
 export class InvalidRootError extends ConflictError {
   constructor() {
     super('Invalid Merkle root', { hint: 'More than 100 insertions happened since the proof was built; prove again with a fresh root' });
@@ -54,6 +70,7 @@ export class ProverTimeoutError extends HttpError {
 
 export const WALLET_ERROR_DOCS = {
   insufficient: 'Insufficient shielded balance (400): not enough unspent notes of the token',
+  insufficientPublic: 'Insufficient public balance (400): the business account holds less than the amount (and, for ETH, the network fee it pays) — checked before proving; `details` has `available`, `requested` and `fee` in base units',
   proverTimeout: 'Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated',
   bundlerDown: 'Bundler submission failed (502): the bundler could not be reached',
   bundlerRejected: 'Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler\'s reason',

@@ -3,7 +3,7 @@
 import type { Context } from '../context.js';
 import type { Db } from '../db/open.js';
 import { BadRequestError } from '../http/errors.js';
-import { decodeAddress, type ShieldedAddress } from '../privacy/address.js';
+import { decodeAddress, shieldedAddressProblem, type ShieldedAddress } from '../privacy/address.js';
 import { planTransfer } from '../privacy/transaction.js';
 import { parseAmount, parseToken } from './amounts.js';
 import { requireChain } from './chains.js';
@@ -21,11 +21,9 @@ export interface ProveTransferInput {
 }
 
 function parseRecipient(text: string): ShieldedAddress {
-  try {
-    return decodeAddress(text.trim());
-  } catch {
-    throw new BadRequestError('recipientAddress must be a shielded address (bzk1…)');
-  }
+  const problem = shieldedAddressProblem(text);
+  if (problem) throw new BadRequestError(`recipientAddress: ${problem}`);
+  return decodeAddress(text.trim());
 }
 
 export async function proveTransfer(ctx: Context, entityId: string, input: ProveTransferInput) {

@@ -76,7 +76,7 @@ export const walletRoutes: RouteDef[] = [
       access: privacy,
       body: s.shieldBody,
       response: s.shieldResponse,
-      errors: { 400: 'entityId required · Privacy not initialized · Valid amount required', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
+      errors: { 400: `entityId required · Privacy not initialized · Valid amount required · ${E.insufficientPublic}`, 502: `${E.bundlerDown} · ${E.bundlerRejected} · The chain's RPC could not be reached`, 503: E.notConfigured, 504: E.proverTimeout },
     },
     async ({ ctx, entityId, body }) => (await import('./shield.js')).shieldFunds(ctx, entityId, body),
   ),

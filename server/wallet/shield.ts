@@ -4,7 +4,11 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { planShield } from '../privacy/transaction.js';
-import { parseAmount, parseToken } from './amounts.js';
+import { isNative, parseAmount, parseToken } from './amounts.js';
+import { BaseError, erc20Abi, type Address } from 'viem';
+import { publicClientFor } from './clients.js';
+import type { ChainConfig } from './chains.js';
+import { InsufficientPublicBalanceError } from './errors.js';
 import { requireChain } from './chains.js';
 import { loadEntityWallet } from './wallet-keys.js';
 import { entityAccount } from './accounts.js';
@@ -12,12 +16,38 @@ import { pingBundler, sendCalls } from './bundler.js';
 import { bundleDeadline, depositCalls, poolContext, proveTransaction } from './pool-tx.js';
 import { insertActivity } from './activity.js';
 import { walletActivity } from './tables.js';
-import { HttpError } from '../http/errors.js';
+import { BadGatewayError, HttpError } from '../http/errors.js';
 
 export interface ShieldInput {
   token?: string;
   amount?: string;
   chain?: string;
+}
+
+/**
+ * Gas a shield's UserOperation may take at most (account creation on the first one, the deposit
+ * and its proof check): the fee estimate before proving. The bundler's own estimate comes later,
+ * and needs the proof.
+ */
+const SHIELD_GAS = 1_500_000n;
+
+/** Refuses, before seconds of proving, to shield more than the business account holds. */
+async function assertPublicFunds(chain: ChainConfig, address: Address, token: Address, amount: bigint) {
+  const client = publicClientFor(chain);
+  let native: bigint;
+  let fee: bigint;
+  let held: bigint;
+  try {
+    // A paymaster pays the network fee: the account needs only the amount.
+    fee = chain.paymasterUrl ? 0n : (await client.estimateFeesPerGas()).maxFeePerGas * SHIELD_GAS;
+    native = await client.getBalance({ address });
+    held = isNative(token) ? native : await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
+  } catch (err) {
+    throw new BadGatewayError(`The chain's RPC could not be reached: ${err instanceof BaseError ? err.shortMessage : String(err)}`);
+  }
+  if (isNative(token) ? held < amount + fee : held < amount || native < fee) {
+    throw new InsufficientPublicBalanceError({ token, available: held, requested: amount, fee, ...(isNative(token) ? {} : { feeAvailable: native }) });
+  }
 }
 
 export async function shieldFunds(ctx: Context, entityId: string, input: ShieldInput) {
@@ -27,6 +57,7 @@ export async function shieldFunds(ctx: Context, entityId: string, input: ShieldI
   const chain = requireChain(ctx, input.chain);
   await pingBundler(chain);
   const account = await entityAccount(ctx, chain, wallet);
+  await assertPublicFunds(chain, account.address, token, amount);
   const pool = await poolContext(ctx, chain);
   const plan = planShield({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx) });
   const proved = await proveTransaction(ctx, plan);

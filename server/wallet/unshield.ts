@@ -1,6 +1,7 @@
 // POST /api/privacy/unshield: prove a withdrawal of the entity's notes to a public address
 // (default: the entity's smart account) and submit it through the relay path.
-import { getAddress, isAddress, type Address } from 'viem';
+import type { Address } from 'viem';
+import { checksumAddress, publicAddressProblem } from './address.js';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
@@ -29,8 +30,9 @@ export interface UnshieldInput {
 
 function parseRecipient(raw: string | undefined): Address | null {
   if (raw === undefined || raw === '') return null;
-  if (!isAddress(raw, { strict: false }) || BigInt(raw) === 0n) throw new BadRequestError('recipient must be a public address (0x…)');
-  return getAddress(raw);
+  const problem = publicAddressProblem(raw);
+  if (problem) throw new BadRequestError(`recipient: ${problem}`);
+  return checksumAddress(raw.trim());
 }
 
 export async function unshieldFunds(ctx: Context, entityId: string, input: UnshieldInput) {

@@ -17,6 +17,10 @@ test('signup, create an API key in the UI, use it, revoke it', async ({ server, 
   await expect(page.getByText('No API keys yet')).toBeVisible();
   await page.getByRole('button', { name: 'New API key' }).click();
   await page.getByLabel('Name').fill('Accounting sync');
+  // Nothing is granted until the person chooses it.
+  await expect(page.getByRole('button', { name: 'Create key' })).toBeDisabled();
+  await expect(page.getByLabel('read:documents')).not.toBeChecked();
+  await page.getByLabel('read:documents').check();
   await page.getByLabel('read:helpdesk').check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const keyText = await page.getByLabel('Your new API key', { exact: true }).textContent();

@@ -101,11 +101,20 @@ test('record an event by hand with the form its payload schema describes; JSON s
   await expect(page.getByTestId('event-type-help')).toContainText('not invoiced first');
   await page.getByLabel('Event type').selectOption('expense_recorded');
   const form = page.locator('.ledger-event-form');
-  await expect(form.getByLabel(/^Description/)).toHaveValue('Design software, yearly plan');
+  // The example is a placeholder, never a value: untouched, the form books nothing.
+  await expect(form.getByLabel(/^Description/)).toHaveValue('');
+  await expect(form.getByLabel(/^Description/)).toHaveAttribute('placeholder', 'e.g. Design software, yearly plan');
   await screenshot(page, 'ledger-record-event');
-  // A required field left empty and an amount that is not one: refused in the form, nothing posted.
+  await page.getByRole('button', { name: 'Record and post' }).click();
+  await expect(form.locator('#root_description__error')).toHaveText('Required');
+  await expect(form.locator('#root_netAmount__error')).toHaveText('Required');
+  await expect(form.locator('#root_currency__error')).toHaveText('Required');
+  expect((await client.get('/api/ledger/events')).body.total).toBe(0);
+  // An amount that is not one: refused in the form, nothing posted.
+  await form.getByLabel(/^Currency/).fill('USD');
+  await form.getByLabel(/^Expense account/).fill('6500');
+  await form.getByLabel(/^Tax amount/).fill('28.80');
   await form.getByLabel(/^Net amount/).fill('12,50');
-  await form.getByLabel(/^Description/).fill('');
   await page.getByRole('button', { name: 'Record and post' }).click();
   // The server's check, shown under each field.
   await expect(form.locator('#root_netAmount__error')).toBeVisible();
@@ -121,8 +130,9 @@ test('record an event by hand with the form its payload schema describes; JSON s
 
   await page.getByRole('button', { name: 'Record event' }).click();
   await page.getByRole('button', { name: 'Edit as JSON (advanced)' }).click();
-  // What the form held, as JSON.
-  await expect(page.getByLabel('Payload (JSON)')).toHaveValue(/"invoiceNumber": "INV-1001"/);
+  // Empty, with the example as its placeholder.
+  await expect(page.getByLabel('Payload (JSON)')).toHaveValue('{}');
+  await expect(page.getByLabel('Payload (JSON)')).toHaveAttribute('placeholder', /"invoiceNumber": "INV-1001"/);
   await page.getByLabel('Payload (JSON)').fill('{ "currency": ');
   await page.getByRole('button', { name: 'Record and post' }).click();
   await expect(page.getByText('The payload is not valid JSON')).toBeVisible();
@@ -188,4 +198,31 @@ test('a correction that would leave a receivable below zero is refused, then don
   await expect(results.locator('[data-impossible-balance="1100"]')).toContainText('Accounts receivable (1100) would be -6050.00 EUR');
   await page.getByRole('button', { name: 'Reclassify anyway (1)' }).click();
   await expect(results).toContainText('1 of 1 reclassified');
+});
+
+test('reclassify offers only types of the same side and asks for the fields the new type needs, prefilled', async ({ signedIn: { page, client }, server }) => {
+  const sent = await client.post('/api/ledger/events', { type: 'private_payment_sent', payload: { currency: 'ETH/18', amount: '0.25', fee: '0.001', method: 'private_send' } });
+  expect(sent.status).toBe(201);
+  await page.goto(`${server.url}/ledger`);
+  await page.locator(`tr[data-event-id="${sent.body.id}"]`).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Reclassify selected (1)' }).click();
+  const typeSelect = page.getByLabel('New event type');
+  // Money that went out can become another outgoing payment or a bill, never an invoice.
+  const offered = await typeSelect.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  expect(offered).toEqual(expect.arrayContaining(['expense_recorded', 'bill_paid']));
+  expect(offered).not.toContain('invoice_created');
+  expect(offered).not.toContain('payment_received');
+  expect(offered).not.toContain('private_payment_sent');
+  await typeSelect.selectOption('expense_recorded');
+  const form = page.locator('.ledger-event-form');
+  await expect(form.getByLabel(/^Currency/)).toHaveValue('ETH/18');
+  await expect(form.getByLabel(/^Net amount/)).toHaveValue('0.25');
+  await page.getByRole('button', { name: 'Reclassify 1 event' }).click();
+  await expect(form.locator('#root_description__error')).toHaveText('Required');
+  await form.getByLabel(/^Description/).fill('Hosting, one year');
+  await form.getByLabel(/^Payment account/).fill('1310');
+  await page.getByRole('button', { name: 'Reclassify 1 event' }).click();
+  await expect(page.getByTestId('reclassify-results')).toContainText('1 of 1 reclassified');
+  const replacement = (await client.get(`/api/ledger/events/${sent.body.id}`)).body.reclassifiedTo;
+  expect((await client.get(`/api/ledger/events/${replacement}`)).body).toMatchObject({ type: 'expense_recorded', payload: { description: 'Hosting, one year', netAmount: '0.25', currency: 'ETH/18' } });
 });

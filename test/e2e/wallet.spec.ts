@@ -60,8 +60,9 @@ test('set up, shield, send privately to another business, balances update', asyn
   let shieldDialog = pageA.getByRole('dialog', { name: 'Shield funds' });
   await shieldDialog.getByLabel(/Amount/).fill('0.01');
   await shieldDialog.getByRole('button', { name: 'Shield' }).click();
-  await shieldDialog.getByRole('button', { name: 'Confirm and shield' }).click();
-  await expect(shieldDialog.getByRole('alert')).toContainText('Your business account has no ETH to pay the network fee', { timeout: 60_000 });
+  // Checked before anything is proved: the balance it would need is named.
+  await expect(shieldDialog.getByRole('alert')).toHaveText('That is more than the 0 ETH your business account holds (under “Public accounts”).');
+  await expect(shieldDialog.getByRole('button', { name: 'Confirm and shield' })).toHaveCount(0);
   await shieldDialog.getByRole('button', { name: 'Cancel' }).click();
 
   // The public accounts, their balances, and funding them from the devnet (local chain only).
@@ -83,6 +84,16 @@ test('set up, shield, send privately to another business, balances update', asyn
   await shieldDialog.getByLabel(/Amount/).fill('0');
   await shieldDialog.getByRole('button', { name: 'Shield' }).click();
   await expect(shieldDialog.getByRole('alert')).toHaveText('Enter an amount greater than zero.');
+  // Each bad amount says what is wrong with it.
+  for (const [typed, said] of [
+    ['abc', 'Use only digits and one decimal point, e.g. 0.25.'],
+    ['1e3', 'Write the amount out in full, without an exponent (1000 rather than 1e3).'],
+    ['0.1234567890123456789', 'ETH has at most 18 decimals; this amount has 19.'],
+  ]) {
+    await shieldDialog.getByLabel(/Amount/).fill(typed);
+    await shieldDialog.getByRole('button', { name: 'Shield' }).click();
+    await expect(shieldDialog.getByRole('alert')).toHaveText(said);
+  }
   await shieldDialog.getByLabel(/Amount/).fill('1');
   await shieldDialog.getByRole('button', { name: 'Shield' }).click();
   await expect(shieldDialog.getByTestId('transfer-confirmation')).toContainText('Shield 1 ETH from the business account into the private pool.');
@@ -106,8 +117,9 @@ test('set up, shield, send privately to another business, balances update', asyn
   await send.getByLabel(/Amount/).fill('0.25');
   await send.getByLabel('Recipient shielded address').fill(bAddress.slice(0, -2) + (bAddress.endsWith('00') ? '11' : '00'));
   await send.getByRole('button', { name: 'Prove and send' }).click();
-  await send.getByRole('button', { name: 'Confirm and send' }).click();
-  await expect(send.getByRole('alert')).toContainText('recipientAddress');
+  // A typo is caught by the address's checksum in the form, before the confirm step.
+  await expect(send.getByRole('alert')).toHaveText('This shielded address has a typo: its checksum does not match. Copy it again from the recipient.');
+  await expect(send.getByRole('button', { name: 'Confirm and send' })).toHaveCount(0);
   await send.getByLabel('Recipient shielded address').fill(bAddress);
   await send.getByRole('button', { name: 'Prove and send' }).click();
   const confirmation = send.getByTestId('transfer-confirmation');

@@ -59,7 +59,7 @@ describe('POST /api/ledger/events/batch-reclassify', () => {
     const ev = await postEvent(c, invoice());
     const res = await reclassify(c, [ev.id], 'invoice_paid');
     expect(res.body.summary).toEqual({ total: 1, succeeded: 0, failed: 1 });
-    expect(res.body.results[0].message).toMatch(/Invalid invoice_paid payload: amount/);
+    expect(res.body.results[0].message).toMatch(/^Invoice paid needs more than this event has: Needs amount$/);
     const after = await c.get(`/api/ledger/events/${ev.id}`);
     expect(after.body.postingStatus).toBe('posted');
     expect(after.body.entries).toHaveLength(1);
@@ -154,5 +154,53 @@ describe('balances a correction must not make impossible', () => {
     expect(forced.body.results[0]).toMatchObject({ success: true });
     expect(await receivable('EUR')).toBe('-6050.00');
     expect(await trialBalanceIsZero(owner)).toBe(true);
+  });
+});
+
+describe('reclassifying to a type that needs other fields', () => {
+  const privatePayment = { type: 'private_payment_sent', payload: { currency: 'ETH/18', amount: '0.25', fee: '0.001', method: 'private_send' } };
+
+  it('names the fields the new type needs instead of a raw validation message, and changes nothing', async () => {
+    const sent = await postEvent(c, privatePayment);
+    const res = await reclassify(c, [sent.id], 'expense_recorded');
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toMatchObject({ success: false, message: 'Expense recorded needs more than this event has: Needs description, net amount' });
+    expect((await c.get(`/api/ledger/events/${sent.id}`)).body.postingStatus).toBe('posted');
+  });
+
+  it('posts the new type with the payload given for the event', async () => {
+    const sent = await postEvent(c, privatePayment);
+    const payload = { description: 'Hosting, one year', currency: 'ETH/18', netAmount: '0.25', paymentAccount: '1310' };
+    const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [sent.id]: payload } });
+    expect(res.body.results[0]).toMatchObject({ success: true });
+    const replacement = await c.get(`/api/ledger/events/${res.body.results[0].newEventId}`);
+    expect(replacement.body).toMatchObject({ type: 'expense_recorded', postingStatus: 'posted', payload, reclassifiedFrom: sent.id });
+    expect(await trialBalanceIsZero(c)).toBe(true);
+  });
+
+  it('says which fields of a given payload are wrong', async () => {
+    const sent = await postEvent(c, privatePayment);
+    const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [sent.id]: { currency: 'ETH/18', netAmount: 'lots' } } });
+    expect(res.body.results[0].success).toBe(false);
+    expect(res.body.results[0].message).toMatch(/^Expense recorded payload: Needs description; net amount: /);
+  });
+
+  it('refuses payloads for events it was not asked to reclassify', async () => {
+    const sent = await postEvent(c, privatePayment);
+    const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [crypto.randomUUID()]: {} } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/payloads/);
+  });
+
+  it('lists each type with the side of the business it is about', async () => {
+    const types = (await c.get('/api/ledger/event-types')).body as { type: string; flow: string }[];
+    const flow = Object.fromEntries(types.map((t) => [t.type, t.flow]));
+    expect(flow).toMatchObject({ private_payment_sent: 'out', expense_recorded: 'out', bill_received: 'out', invoice_created: 'in', payment_received: 'in', transfer_shielded: 'internal', quote_issued: 'none' });
+  });
+
+  it('says "Required" for a field left empty when checking a form', async () => {
+    const check = await c.post('/api/ledger/events/check', { type: 'expense_recorded', payload: { currency: 'USD' } });
+    expect(check.body.outcome).toBe('failed');
+    expect(check.body.errors).toEqual(expect.arrayContaining([{ path: ['description'], message: 'Required' }, { path: ['netAmount'], message: 'Required' }]));
   });
 });

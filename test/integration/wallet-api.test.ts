@@ -126,14 +126,22 @@ describe('privacy routes without chain configuration', () => {
     const tampered = init.body.shieldedAddress.slice(0, -1) + (init.body.shieldedAddress.endsWith('0') ? '1' : '0');
     const badRecipient = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: tampered, amount: '1' });
     expect(badRecipient.status).toBe(400);
-    expect(badRecipient.body.error).toMatch(/recipientAddress/);
+    expect(badRecipient.body.error).toBe('recipientAddress: This shielded address has a typo: its checksum does not match. Copy it again from the recipient.');
+    const short = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress.slice(0, 100), amount: '1' });
+    expect(short.body.error).toBe('recipientAddress: A shielded address is 140 characters long; this one has 100. Copy it again in full.');
     const noConfig = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress, amount: '1' });
     expect(noConfig).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
 
     const unshieldZero = await owner.post('/api/privacy/unshield', { entityId: owner.entityId, amount: '-1' });
     expect(unshieldZero).toMatchObject({ status: 400, body: { error: 'Valid amount required' } });
     const badPublic = await owner.post('/api/privacy/unshield', { entityId: owner.entityId, amount: '1', recipient: 'nobody' });
-    expect(badPublic.status).toBe(400);
+    expect(badPublic).toMatchObject({ status: 400, body: { error: 'recipient: A public address starts with 0x.' } });
+    // One letter's case changed: the EIP-55 checksum catches it (all lower case carries no checksum and is taken).
+    const checksummed = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const wrongCase = await owner.post('/api/privacy/unshield', { entityId: owner.entityId, amount: '1', recipient: checksummed.replace('E0F', 'e0F') });
+    expect(wrongCase).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^recipient: This address has a typo: its capital letters do not match its EIP-55 checksum/) } });
+    const lower = await owner.post('/api/privacy/unshield', { entityId: owner.entityId, amount: '1', recipient: checksummed.toLowerCase() });
+    expect(lower).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
     const unshieldNoConfig = await owner.post('/api/privacy/unshield', { entityId: owner.entityId, amount: '1' });
     expect(unshieldNoConfig).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
 

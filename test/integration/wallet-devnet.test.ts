@@ -271,20 +271,24 @@ describe('shielded transfers on the devnet', () => {
 
   it('a prover that exceeds its timeout answers Prover timeout', async () => {
     const c = await second.signup();
-    await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    const init = await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    await fund(init.body.accounts.find((x: { chain: string }) => x.chain === 'local').address, '1');
     const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
     expect(res).toMatchObject({ status: 504, body: { error: 'Prover timeout' } });
   }, 60_000);
 
-  it('the bundler rejects an operation the account cannot pay for, with its reason', async () => {
+  it('refuses to shield more than the business account holds, before proving, with the balance and fee', async () => {
     const c = await server.signup();
-    await c.post('/api/privacy/initialize', { entityId: c.entityId });
-    const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' });
-    expect(res.status, JSON.stringify(res.body)).toBe(502);
-    expect(res.body.error).toBe('Bundler rejection');
-    expect(res.body.details.reason).toMatch(/\S/);
-    const failed = (await history(c)).find((h) => h.kind === 'shielded');
-    expect(failed).toMatchObject({ status: 'failed' });
+    const init = await c.post('/api/privacy/initialize', { entityId: c.entityId });
+    await fund(init.body.accounts.find((x: { chain: string }) => x.chain === 'local').address, '0.5');
+    const res = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: parseEther('0.5').toString(), chain: 'local' });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ error: 'Insufficient public balance', details: { available: parseEther('0.5').toString(), requested: parseEther('0.5').toString() } });
+    expect(BigInt(res.body.details.fee)).toBeGreaterThan(0n);
+    // Refused before anything was proved or recorded: no failed row in the history.
+    expect((await history(c)).filter((h) => h.kind === 'shielded')).toEqual([]);
+    const tokens = await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1', token, chain: 'local' });
+    expect(tokens).toMatchObject({ status: 400, body: { error: 'Insufficient public balance', details: { available: '0', requested: '1' } } });
   }, 60_000);
 
   it('a bundler that does not answer: Bundler submission failed', async () => {
@@ -297,7 +301,7 @@ describe('shielded transfers on the devnet', () => {
 });
 
 describe('a newcomer funds the public accounts', () => {
-  it('sees both accounts with their balances, funds them from the devnet, and AA21 becomes a shield that works', async () => {
+  it('sees both accounts with their balances, funds them from the devnet, and a refused shield becomes one that works', async () => {
     const c = await server.signup();
     await c.post('/api/privacy/initialize', { entityId: c.entityId });
     const before = await c.get('/api/privacy/accounts?chain=local');
@@ -305,8 +309,8 @@ describe('a newcomer funds the public accounts', () => {
     expect(before.body).toMatchObject({ chain: 'local', chainId: 31337, nativeSymbol: 'ETH', devnet: true, account: { balance: '0' } });
     expect(before.body.account.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(before.body.relayer.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    // Without funds the bundler refuses (AA21); funded from the devnet, the same shield goes through.
-    expect((await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' })).body.details.reason).toMatch(/AA21/);
+    // Without funds the shield is refused before proving; funded from the devnet, the same shield goes through.
+    expect((await c.post('/api/privacy/shield', { entityId: c.entityId, amount: '1000', chain: 'local' })).body).toMatchObject({ error: 'Insufficient public balance', details: { available: '0' } });
     const funded = await c.post('/api/privacy/devnet-fund', { chain: 'local', target: 'account' });
     expect(funded.status, JSON.stringify(funded.body)).toBe(200);
     expect(funded.body).toMatchObject({ funded: true, target: 'account', address: before.body.account.address, amount: parseEther('1').toString(), balance: parseEther('1').toString() });

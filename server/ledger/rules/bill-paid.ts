@@ -6,6 +6,7 @@ export const billPaid = defineEventType({
   title: 'Bill paid',
   description: 'A supplier bill was paid.',
   schemaVersion: '1',
+  flow: 'out',
   payload: moneyPayload({ billNumber: label(60), currency, amount, paymentAccount: accountCode }, ['amount']),
   example: { billNumber: 'B-77', currency: 'USD', amount: '1500.00' },
   rule: 'Debit Accounts payable (2000) and credit Bank account (1010, or paymentAccount) with the amount paid.',

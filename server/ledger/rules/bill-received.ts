@@ -6,6 +6,7 @@ export const billReceived = defineEventType({
   title: 'Bill received',
   description: 'A supplier bill was received: the expense is incurred and owed to the supplier.',
   schemaVersion: '1',
+  flow: 'out',
   payload: moneyPayload(
     { billNumber: label(60), supplierName: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount, expenseAccount: accountCode },
     ['netAmount', 'taxAmount'],

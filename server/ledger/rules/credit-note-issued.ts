@@ -6,6 +6,7 @@ export const creditNoteIssued = defineEventType({
   title: 'Credit note issued',
   description: 'A credit note reduces what a customer owes on an invoice.',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload(
     { creditNoteNumber: label(60), invoiceNumber: label(60).optional(), customerName: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount },
     ['netAmount', 'taxAmount'],

@@ -10,6 +10,8 @@ export interface RuleLine {
   memo?: string;
 }
 
+export type EventFlow = 'in' | 'out' | 'internal' | 'none';
+
 /**
  * A business event type: its versioned payload schema, an example that posts as-is, and its
  * posting rule (in words and as code). Types without `post` are recorded but never posted.
@@ -19,6 +21,14 @@ export interface EventTypeDef<S extends z.ZodType = z.ZodType> {
   title: string;
   description: string;
   schemaVersion: string;
+  /**
+   * Which side of the business it is about: `in` — customers and money coming in (invoices, credit
+   * notes, receipts, owner contributions); `out` — suppliers and money going out (bills, payments,
+   * expenses, refunds); `internal` — between our own accounts; `none` — nothing posted. The UI offers
+   * reclassification to types of the same flow (a payment sent can become an expense or a bill
+   * paid, never an invoice); the API allows any posting type.
+   */
+  flow: EventFlow;
   payload: S;
   example: z.input<S>;
   /** The posting rule in words; null for types that have no accounting effect. */

@@ -6,6 +6,7 @@ export const expenseRecorded = defineEventType({
   title: 'Expense recorded',
   description: 'An expense paid at once (card, bank transfer or cash), with no bill to settle later.',
   schemaVersion: '1',
+  flow: 'out',
   payload: moneyPayload(
     { description: label(), merchant: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount, expenseAccount: accountCode, paymentAccount: accountCode },
     ['netAmount', 'taxAmount'],

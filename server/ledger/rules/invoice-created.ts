@@ -7,6 +7,7 @@ export const invoiceCreated = defineEventType({
   title: 'Invoice created',
   description: 'A sales invoice was issued to a customer.',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload(
     {
       invoiceNumber: label(60),

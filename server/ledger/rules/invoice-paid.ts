@@ -6,6 +6,7 @@ export const invoicePaid = defineEventType({
   title: 'Invoice paid',
   description: 'A customer paid (part of) an invoice you recorded earlier with "Invoice created": settles the receivable, no new revenue. For a sale that was never invoiced, use "Payment received".',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload({ invoiceNumber: label(60), currency, amount, depositAccount: accountCode }, ['amount']),
   example: { invoiceNumber: 'INV-1001', currency: 'USD', amount: '1200.00' },
   rule: 'Debit Bank account (1010, or depositAccount) and credit Accounts receivable (1100) with the amount paid.',

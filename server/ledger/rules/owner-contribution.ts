@@ -6,6 +6,7 @@ export const ownerContribution = defineEventType({
   title: 'Owner contribution',
   description: 'The owner put money into the business.',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload({ ownerName: label().optional(), currency, amount, depositAccount: accountCode }, ['amount']),
   example: { ownerName: 'Ada Lovelace', currency: 'USD', amount: '10000.00' },
   rule: "Debit Bank account (1010, or depositAccount) and credit Owner's equity (3000) with the amount.",

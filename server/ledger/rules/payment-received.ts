@@ -6,6 +6,7 @@ export const paymentReceived = defineEventType({
   title: 'Payment received',
   description: 'Money received for a sale that was not invoiced first (a sales receipt): books the revenue now. If you recorded an invoice for it, use "Invoice paid" instead, or the revenue is counted twice.',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload(
     { reference: label(60).optional(), payerName: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount, depositAccount: accountCode, revenueAccount: accountCode },
     ['netAmount', 'taxAmount'],

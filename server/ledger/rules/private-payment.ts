@@ -11,6 +11,7 @@ export const privatePaymentSent = defineEventType({
   title: 'Private payment sent',
   description: 'Shielded funds paid to someone else: a private send to their shielded address, or an unshield to a public address that is not ours. Posted by the privacy module.',
   schemaVersion: '1',
+  flow: 'out',
   payload: moneyPayload(
     {
       currency: currency.meta({ description: 'The asset, e.g. `ETH/18`', example: 'ETH/18' }),
@@ -36,6 +37,7 @@ export const privatePaymentReceived = defineEventType({
   title: 'Private payment received',
   description: 'Shielded funds received from someone else into our shielded address. Posted by the privacy module when the note is found on chain.',
   schemaVersion: '1',
+  flow: 'in',
   payload: moneyPayload(
     {
       currency: currency.meta({ description: 'The asset, e.g. `ETH/18`', example: 'ETH/18' }),

@@ -6,6 +6,7 @@ export const refundIssued = defineEventType({
   title: 'Refund issued',
   description: 'Money paid back to a customer.',
   schemaVersion: '1',
+  flow: 'out',
   payload: moneyPayload(
     { reference: label(60), customerName: label().optional(), currency, netAmount: amount, taxAmount: optionalAmount, paymentAccount: accountCode },
     ['netAmount', 'taxAmount'],

@@ -1,3 +1,4 @@
+import { Money } from '../../ui/money';
 import { formatDateTime } from '../../ui/hooks';
 import type { JournalEntry } from './types';
 
@@ -28,10 +29,10 @@ export function JournalLines({ entry }: { entry: JournalEntry }) {
               </td>
               <td>{l.accountName}</td>
               <td className="mono" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                {l.side === 'debit' ? `${l.amount} ${l.currency}` : ''}
+                {l.side === 'debit' ? <Money amount={l.amount} currency={l.currency} /> : ''}
               </td>
               <td className="mono" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
-                {l.side === 'credit' ? `${l.amount} ${l.currency}` : ''}
+                {l.side === 'credit' ? <Money amount={l.amount} currency={l.currency} /> : ''}
               </td>
             </tr>
           ))}

@@ -1,92 +1,99 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { ErrorSchema } from '@rjsf/utils';
 import { api } from '../../api';
-import { Badge, Button, ErrorBanner, Modal, Notice, SelectInput } from '../../ui/components';
-import { useAction } from '../../ui/hooks';
-import type { EventType, ReclassifyResult } from './types';
+import { Button, ErrorBanner, Modal, Notice, SelectInput } from '../../ui/components';
+import { useAction, useAsync } from '../../ui/hooks';
+import type { EventType, LedgerEventDetail, ReclassifyResult } from './types';
+import { PayloadForm, showFirstError, toErrorSchema, type EventCheck } from './PayloadForm';
+import { prefillPayload, reclassifyChoices } from './reclassify-choices';
+import { ReclassifyResults } from './ReclassifyResults';
 
-/** Picks the new type, runs the batch, then shows one result per event. */
+/**
+ * Picks the new type among those that make sense for the selection, asks (for one event) for the
+ * fields the new type needs with the old values prefilled, runs the batch, then shows one result
+ * per event.
+ */
 export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds: string[]; types: EventType[]; onClose: () => void; onDone: () => void }) {
-  const postingTypes = types.filter((t) => t.posts);
-  const [newEventType, setNewEventType] = useState(postingTypes[0]?.type ?? '');
+  const events = useAsync(() => Promise.all(eventIds.map((id) => api.get<LedgerEventDetail>(`/api/ledger/events/${id}`))), [eventIds.join()]);
+  const { choices, mixed } = reclassifyChoices(types, events.data ?? []);
+  const [newEventType, setNewEventType] = useState('');
+  const chosen = newEventType || choices[0]?.type || '';
+  const def = types.find((t) => t.type === chosen);
+  const single = events.data?.length === 1 ? events.data[0] : null;
+  const [formData, setFormData] = useState<Record<string, unknown> | null>(null);
+  const payload = formData ?? (single ? prefillPayload(def, single.payload) : {});
+  const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [eventErrors, setEventErrors] = useState<string[]>([]);
   const [result, setResult] = useState<ReclassifyResult | null>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (fieldErrors) showFirstError(formRef.current);
+  }, [fieldErrors]);
+  const choose = (type: string) => {
+    setNewEventType(type);
+    setFormData(null);
+    setFieldErrors(undefined);
+    setEventErrors([]);
+  };
   const submit = useAction(async () => {
-    const r = await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', { eventIds, newEventType });
-    setResult(r);
+    if (single) {
+      const check = await api.post<EventCheck>('/api/ledger/events/check', { type: chosen, payload });
+      const { fields, general } = toErrorSchema(check.errors);
+      setFieldErrors(fields);
+      setEventErrors(general);
+      if (check.outcome === 'failed') return;
+    }
+    const body = { eventIds, newEventType: chosen, ...(single ? { payloads: { [single.id]: payload } } : {}) };
+    setResult(await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', body));
     onDone();
   });
   // Events refused because the correction would leave a balance impossible: the person decides.
   const refused = result?.results.filter((r) => r.impossibleBalances?.length).map((r) => r.eventId) ?? [];
   const force = useAction(async () => {
-    const r = await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', { eventIds: refused, newEventType, force: true });
+    const forced = { eventIds: refused, newEventType: chosen, force: true, ...(single ? { payloads: { [single.id]: payload } } : {}) };
+    const r = await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', forced);
     setResult((prev) => prev && { summary: { total: prev.summary.total, succeeded: prev.summary.succeeded + r.summary.succeeded, failed: prev.summary.failed - r.summary.succeeded }, results: prev.results.map((x) => r.results.find((y) => y.eventId === x.eventId) ?? x) });
     onDone();
   });
+  const footer = result ? (
+    <>
+      {refused.length > 0 && (
+        <Button variant="danger" busy={force.pending} onClick={() => void force.run()}>
+          Reclassify anyway ({refused.length})
+        </Button>
+      )}
+      <Button variant="primary" onClick={onClose}>
+        Done
+      </Button>
+    </>
+  ) : (
+    <>
+      <Button onClick={onClose}>Cancel</Button>
+      <Button variant="primary" busy={submit.pending} disabled={!def} onClick={() => void submit.run()}>
+        Reclassify {eventIds.length} event{eventIds.length === 1 ? '' : 's'}
+      </Button>
+    </>
+  );
   return (
-    <Modal
-      title="Reclassify events"
-      onClose={onClose}
-      footer={
-        result ? (
-          <>
-            {refused.length > 0 && (
-              <Button variant="danger" busy={force.pending} onClick={() => void force.run()}>
-                Reclassify anyway ({refused.length})
-              </Button>
-            )}
-            <Button variant="primary" onClick={onClose}>
-              Done
-            </Button>
-          </>
-        ) : (
-          <>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="primary" busy={submit.pending} onClick={() => void submit.run()}>
-              Reclassify {eventIds.length} event{eventIds.length === 1 ? '' : 's'}
-            </Button>
-          </>
-        )
-      }
-    >
-      <ErrorBanner error={submit.error ?? force.error} />
-      {!result ? (
-        <div className="form">
-          <p className="muted" style={{ margin: 0 }}>
-            Each posted event's journal entry is reversed and the event is posted again under the new type, with the same payload. Events that cannot be reclassified are reported and left as they are.
-          </p>
-          <SelectInput label="New event type" value={newEventType} onChange={(e) => setNewEventType(e.target.value)} options={postingTypes.map((t) => ({ value: t.type, label: t.title }))} />
-        </div>
+    <Modal title="Reclassify events" onClose={onClose} footer={footer}>
+      <ErrorBanner error={submit.error ?? force.error ?? events.error} />
+      {result ? (
+        <ReclassifyResults result={result} />
+      ) : !events.data ? (
+        <p className="muted">Loading the selected events…</p>
+      ) : mixed ? (
+        <Notice kind="warning">The selected events are about different sides of the business (money in and money out, or between your own accounts). Reclassify each kind separately.</Notice>
+      ) : choices.length === 0 ? (
+        <Notice kind="warning">No other type books events like these.</Notice>
       ) : (
-        <div className="stack" data-testid="reclassify-results">
-          <Notice kind={result.summary.failed ? 'warning' : 'success'}>
-            {result.summary.succeeded} of {result.summary.total} reclassified{result.summary.failed ? `, ${result.summary.failed} failed` : ''}.
-          </Notice>
-          <div className="table-wrap">
-            <table className="table" aria-label="Reclassification results">
-              <thead>
-                <tr>
-                  <th>Event</th>
-                  <th>Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.results.map((r) => (
-                  <tr key={r.eventId} data-result-for={r.eventId}>
-                    <td className="mono" style={{ fontSize: 12 }}>
-                      {r.eventId.slice(0, 8)}…
-                    </td>
-                    <td>
-                      <Badge tone={r.success ? 'green' : 'red'}>{r.success ? 'Done' : 'Failed'}</Badge> <span>{r.message}</span>
-                      {r.impossibleBalances?.map((b) => (
-                        <div key={`${b.accountId}-${b.currency}`} className="muted" data-impossible-balance={b.code}>
-                          {b.name} ({b.code}) would be {b.balance} {b.currency}
-                        </div>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        <div className="form ledger-event-form schema-form" ref={formRef}>
+          <p className="muted" style={{ margin: 0 }}>
+            Each posted event's journal entry is reversed and the event is posted again under the new type
+            {single ? ', with the fields below.' : ', with the same payload. To fill in fields the new type needs, reclassify one event at a time.'} Events that cannot be reclassified are reported and left as they are.
+          </p>
+          <SelectInput label="New event type" value={chosen} onChange={(e) => choose(e.target.value)} options={choices.map((t) => ({ value: t.type, label: t.title }))} />
+          {eventErrors.length > 0 && <ErrorBanner error={eventErrors.join(' · ')} />}
+          {single && <PayloadForm def={def} formData={payload} errors={fieldErrors} onChange={setFormData} />}
         </div>
       )}
     </Modal>

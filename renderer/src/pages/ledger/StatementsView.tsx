@@ -1,3 +1,4 @@
+import { Money, currencyLabel } from '../../ui/money';
 import { api } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
 import { useAsync, useSearchState } from '../../ui/hooks';
@@ -70,7 +71,7 @@ function StatementTable({ label, currency, sections, result }: { label: string; 
         <thead>
           <tr>
             <th style={{ width: 80 }}>Code</th>
-            <th>Account ({currency})</th>
+            <th>Account ({currencyLabel(currency)})</th>
             <th style={{ textAlign: 'right' }}>Amount</th>
           </tr>
         </thead>
@@ -81,7 +82,7 @@ function StatementTable({ label, currency, sections, result }: { label: string; 
                 <td className="mono">{l.code}</td>
                 <td>{l.name}</td>
                 <td className="mono" style={{ textAlign: 'right' }}>
-                  {l.amount}
+                  <Money amount={l.amount} currency={currency} showCurrency={false} />
                 </td>
               </tr>
             ))}
@@ -91,7 +92,7 @@ function StatementTable({ label, currency, sections, result }: { label: string; 
                 <strong>Total {title.toLowerCase()}</strong>
               </td>
               <td className="mono" style={{ textAlign: 'right' }}>
-                <strong>{section.total}</strong>
+                <strong><Money amount={section.total} currency={currency} showCurrency={false} /></strong>
               </td>
             </tr>
           </tbody>
@@ -103,7 +104,7 @@ function StatementTable({ label, currency, sections, result }: { label: string; 
               <strong>{result[0]}</strong>
             </td>
             <td className="mono" style={{ textAlign: 'right' }}>
-              <strong>{result[1]}</strong>
+              <strong><Money amount={result[1]} currency={currency} showCurrency={false} /></strong>
             </td>
           </tr>
         </tfoot>

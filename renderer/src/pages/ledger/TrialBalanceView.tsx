@@ -1,3 +1,4 @@
+import { Money, currencyLabel } from '../../ui/money';
 import { api } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
 import { useAsync, useSearchState } from '../../ui/hooks';
@@ -38,7 +39,7 @@ export function TrialBalanceView() {
                 <thead>
                   <tr>
                     <th style={{ width: 80 }}>Code</th>
-                    <th>Account ({currency})</th>
+                    <th>Account ({currencyLabel(currency)})</th>
                     <th>Type</th>
                     <th style={{ textAlign: 'right' }}>Debit</th>
                     <th style={{ textAlign: 'right' }}>Credit</th>
@@ -54,13 +55,13 @@ export function TrialBalanceView() {
                         <td>{r.name}</td>
                         <td className="muted">{r.type}</td>
                         <td className="mono" style={{ textAlign: 'right' }}>
-                          {r.debit}
+                          <Money amount={r.debit} currency={currency} showCurrency={false} />
                         </td>
                         <td className="mono" style={{ textAlign: 'right' }}>
-                          {r.credit}
+                          <Money amount={r.credit} currency={currency} showCurrency={false} />
                         </td>
                         <td className="mono" style={{ textAlign: 'right' }}>
-                          {r.balance}
+                          <Money amount={r.balance} currency={currency} showCurrency={false} />
                         </td>
                       </tr>
                     ))}
@@ -71,13 +72,13 @@ export function TrialBalanceView() {
                     </td>
                     <td />
                     <td className="mono" style={{ textAlign: 'right' }}>
-                      <strong>{total.debit}</strong>
+                      <strong><Money amount={total.debit} currency={currency} showCurrency={false} /></strong>
                     </td>
                     <td className="mono" style={{ textAlign: 'right' }}>
-                      <strong>{total.credit}</strong>
+                      <strong><Money amount={total.credit} currency={currency} showCurrency={false} /></strong>
                     </td>
                     <td className="mono" style={{ textAlign: 'right' }}>
-                      <strong>{total.balance}</strong>
+                      <strong><Money amount={total.balance} currency={currency} showCurrency={false} /></strong>
                     </td>
                   </tr>
                 </tbody>

@@ -124,7 +124,7 @@ export function ApiKeysSection() {
 
 function CreateKeyModal({ onClose, onCreated }: { onClose: () => void; onCreated: (k: ApiKey & { key: string }) => void }) {
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['read:documents']);
+  const [scopes, setScopes] = useState<string[]>([]);
   const [expiresAt, setExpiresAt] = useState('');
   const create = useAction(async () => {
     const k = await api.post<ApiKey & { key: string }>('/api/settings/api-keys', {

@@ -1,6 +1,6 @@
 import { Badge, Card, EmptyState } from '../../ui/components';
 import { formatRelative } from '../../ui/hooks';
-import { displayAmount, short, tokenLabel } from './format';
+import { displayAmount, explainStoredError, short, tokenInfo } from './format';
 import type { Activity, TokenBalance } from './types';
 
 const KIND: Record<Activity['kind'], { label: string; tone: 'blue' | 'violet' | 'green' | 'amber' }> = {
@@ -32,7 +32,6 @@ function sentence(a: Activity, amount: string): string {
 }
 
 export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: TokenBalance[] }) {
-  const info = (token: string) => tokens.find((t) => t.token.toLowerCase() === token.toLowerCase());
   return (
     <Card title="History">
       {items.length === 0 ? (
@@ -52,16 +51,16 @@ export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: Toke
             </thead>
             <tbody>
               {items.map((a) => {
-                const t = info(a.token);
+                const t = tokenInfo(tokens, a.token);
                 return (
                   <tr key={a.id} data-activity-kind={a.kind} data-activity-status={a.status}>
                     <td>
-                      <Badge tone={KIND[a.kind].tone}>{KIND[a.kind].label}</Badge> <span data-activity-sentence>{sentence(a, `${displayAmount(a.amount, t?.decimals ?? null)} ${t ? tokenLabel(t) : short(a.token)}`)}</span>
-                      {a.fee && a.fee !== '0' && <span className="muted"> · relay fee {displayAmount(a.fee, t?.decimals ?? null)}</span>}
+                      <Badge tone={KIND[a.kind].tone}>{KIND[a.kind].label}</Badge> <span data-activity-sentence>{sentence(a, `${displayAmount(a.amount, t.decimals)} ${t.label}`)}</span>
+                      {a.fee && a.fee !== '0' && <span className="muted"> · relay fee {displayAmount(a.fee, t.decimals)} {t.label}</span>}
                     </td>
                     <td>
                       <Badge tone={STATUS[a.status].tone}>{STATUS[a.status].label}</Badge>
-                      {a.error && <div className="field-error">{a.error}</div>}
+                      {a.error && <div className="field-error">{explainStoredError(a.error)}</div>}
                     </td>
                     <td className="mono muted" title={a.txHash ?? a.userOpHash ?? undefined}>
                       {short(a.txHash ?? a.userOpHash)}

@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError } from '../../api';
 import { Button, Modal, Notice, SelectInput, TextInput } from '../../ui/components';
-import { displayAmount, explainError, REQUOTE_ERRORS, short, toBaseUnits, tokenLabel } from './format';
+import { amountProblem, displayAmount, explainError, REQUOTE_ERRORS, short, toBaseUnits, tokenLabel } from './format';
+import { shieldedAddressProblem } from '../../../../server/privacy/address';
+import { publicAddressProblem } from '../../../../server/wallet/address';
 import type { RelayAnswer, RelayChoice, RelayJob, TokenBalance, TransferBundle } from './types';
 
 export type TransferMode = 'shield' | 'send' | 'unshield';
@@ -27,6 +29,18 @@ function Elapsed({ since }: { since: number }) {
   return <span className="mono">{((now - since) / 1000).toFixed(1)} s</span>;
 }
 
+interface PublicAccounts {
+  account: { balance: string | null };
+}
+
+/** For native ETH: how much the business account holds when it is less than `amount` (tokens are checked by the server). */
+async function publicShortfall(chain: string, token: string, amount: bigint): Promise<{ available: string } | null> {
+  if (token && BigInt(token) !== 0n) return null;
+  const accounts = await api.get<PublicAccounts>('/api/privacy/accounts', { chain }).catch(() => null);
+  const balance = accounts?.account.balance;
+  return balance != null && BigInt(balance) < amount ? { available: balance } : null;
+}
+
 export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: TransferMode; chain: string; tokens: TokenBalance[]; onClose: () => void; onDone: () => void }) {
   const [token, setToken] = useState(tokens[0]?.token ?? '');
   const [amount, setAmount] = useState('');
@@ -42,9 +56,16 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
   async function review(e: FormEvent) {
     e.preventDefault();
     setError(null);
+    const problem = amountProblem(amount, selected?.decimals ?? null, selected ? tokenLabel(selected) : 'This token');
+    if (problem) return setError(problem);
     const base = toBaseUnits(amount, selected?.decimals ?? null);
     if (!base) return setError('Enter an amount greater than zero.');
-    if (mode === 'send' && !recipient.trim().startsWith('bzk1')) return setError('Enter the recipient’s shielded address (it starts with bzk1).');
+    const addressProblem = mode === 'send' ? shieldedAddressProblem(recipient) : mode === 'unshield' && recipient.trim() ? publicAddressProblem(recipient) : null;
+    if (addressProblem) return setError(addressProblem);
+    if (mode === 'shield') {
+      const short = await publicShortfall(chain, token, BigInt(base));
+      if (short) return setError(`That is more than the ${displayAmount(short.available, selected?.decimals ?? 18)} ${selected ? tokenLabel(selected) : 'ETH'} your business account holds (under “Public accounts”).`);
+    }
     if (mode !== 'shield' && selected && BigInt(base) > BigInt(selected.amount)) return setError(`That is more than the ${displayAmount(selected.amount, selected.decimals)} ${tokenLabel(selected)} you hold shielded.`);
     if (mode !== 'shield') {
       try {

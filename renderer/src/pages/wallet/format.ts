@@ -8,6 +8,21 @@ export function displayAmount(amount: string, decimals: number | null): string {
   return formatUnits(BigInt(amount), decimals);
 }
 
+/** What is wrong with a typed amount, in words (null: nothing): each kind of mistake says what to fix. */
+export function amountProblem(text: string, decimals: number | null, label: string): string | null {
+  const t = text.trim();
+  if (t === '') return 'Enter an amount.';
+  if (/^[+-]?\d*\.?\d*e[+-]?\d+$/i.test(t)) return 'Write the amount out in full, without an exponent (1000 rather than 1e3).';
+  if (t.startsWith('-')) return 'An amount cannot be negative.';
+  if (/,/.test(t)) return 'Use a point for decimals (0.25) and no thousands separators.';
+  if (!/^\d*\.?\d*$/.test(t) || t === '.') return 'Use only digits and one decimal point, e.g. 0.25.';
+  const places = t.includes('.') ? t.split('.')[1].length : 0;
+  const allowed = decimals ?? 0;
+  if (places > allowed) return allowed === 0 ? `${label} has no decimals: enter a whole number.` : `${label} has at most ${allowed} decimals; this amount has ${places}.`;
+  if (/^0*\.?0*$/.test(t)) return 'Enter an amount greater than zero.';
+  return null;
+}
+
 /** A typed amount in token units ("0.25") → base units, or null when it is not a positive number. */
 export function toBaseUnits(text: string, decimals: number | null): string | null {
   const t = text.trim();
@@ -33,6 +48,7 @@ export function short(hex: string | null | undefined, head = 8, tail = 6): strin
 const EXPLAIN: Record<string, string> = {
   'Privacy not initialized': 'Set up the private wallet for this business first.',
   'Valid amount required': 'Enter an amount greater than zero.',
+  'Insufficient public balance': 'Your business account holds less than that (with the network fee it pays). Send more to its address under “Public accounts”, or shield less.',
   'Wallet infrastructure not configured': 'This chain is not configured: add its RPC, bundler, EntryPoint and pool to the chain settings.',
   'Bundler submission failed': 'The bundler could not be reached. Check the connection and the chain settings, then try again.',
   'Bundler rejection': 'The bundler refused the operation',
@@ -65,4 +81,31 @@ export function explainError(err: unknown): string {
   const base = EXPLAIN[err.message];
   if (!base) return err.message;
   return err.message === 'Bundler rejection' && reason ? `${base}: ${reason}` : base;
+}
+
+/**
+ * A history row's stored failure ("Bundler rejection: {\"reason\":\"…\"}") in the same words the
+ * form uses, never raw JSON.
+ */
+export function explainStoredError(stored: string): string {
+  const at = stored.indexOf(': ');
+  const base = at < 0 ? stored : stored.slice(0, at);
+  let reason: string | undefined;
+  try {
+    reason = at < 0 ? undefined : (JSON.parse(stored.slice(at + 2)) as { reason?: string }).reason;
+  } catch {
+    reason = stored.slice(at + 2);
+  }
+  const plain = reason && ENTRY_POINT.find(([code]) => code.test(reason));
+  if (plain) return plain[1];
+  const words = EXPLAIN[base];
+  if (!words) return stored;
+  return base === 'Bundler rejection' && reason ? `${words}: ${reason}` : words;
+}
+
+/** Native ETH (the zero address) reads as ETH with 18 decimals even when the chain cannot be asked for its tokens. */
+export function tokenInfo(tokens: TokenBalance[], token: string): { label: string; decimals: number | null } {
+  const t = tokens.find((x) => x.token.toLowerCase() === token.toLowerCase());
+  if (t) return { label: tokenLabel(t), decimals: t.decimals };
+  return /^0x0{40}$/i.test(token) ? { label: 'ETH', decimals: 18 } : { label: short(token), decimals: null };
 }
