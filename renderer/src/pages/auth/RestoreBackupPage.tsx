@@ -151,7 +151,8 @@ function RestoreSummary({ report }: { report: RestoreReport }) {
         ) : (
           <Badge tone="green">{s.restored} restored</Badge>
         )}
-        {s.note && <div className="muted">{s.note}</div>}
+        {/* Before the restore, the passphrase field says what its absence means. */}
+        {s.note && !(report.dryRun && s.inBackup) && <div className="muted">{s.note}</div>}
       </dd>
     </dl>
   );

@@ -236,7 +236,7 @@ function ImportCard() {
         Bring a business exported from another Bureau install onto this one, with its ids, files and (with that install&apos;s recovery passphrase) its secrets. A business this install already has is not imported twice.
       </p>
       <ErrorBanner error={check.error} />
-      <Field label="Export file" hint="A .bureau-export file (Export business on the other install).">
+      <Field label="Exported business file" hint="A .bureau-export file (Export business on the other install).">
         {(id) => <input key={inputKey} id={id} type="file" accept=".bureau-export,.tar,application/x-tar" data-import="file" disabled={check.pending || runImport.pending} onChange={(e) => e.target.files?.[0] && void check.run(e.target.files[0])} />}
       </Field>
       {check.pending && <p className="muted">Uploading and checking the export…</p>}
