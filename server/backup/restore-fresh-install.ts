@@ -59,7 +59,7 @@ export async function restoreFreshInstall(ctx: Context, input: { file: string; p
         const target = ctx.blobs.pathOf(sha);
         if (fs.existsSync(target)) continue;
         fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.copyFileSync(staged.blobPath(sha), target);
+        fs.renameSync(staged.blobPath(sha), target);
         added.push(target);
       }
       replaceRows(ctx.sqlite, staged.db);
