@@ -173,6 +173,34 @@ describe('Restore from a backup on a fresh install (by upload)', () => {
     }
   });
 
+  it('a failure inside the swap rolls back to the fresh install as it was; the same upload restores after', async () => {
+    const b = await startTestServer();
+    try {
+      const up = await upload(b.anon, '/api/setup/restore/uploads', fs.readFileSync(backupFile));
+      expect(up.status).toBe(201);
+      const schema = () => b.ctx.sqlite.prepare("SELECT type, name, sql FROM main.sqlite_master ORDER BY type, name").all();
+      const before = { schema: schema(), dump: canonicalDump(b.ctx.sqlite) };
+      // A fault in the middle of the copy (after the live triggers were set aside and rows deleted).
+      b.ctx.sqlite.exec("CREATE TEMP TRIGGER fail_restore BEFORE INSERT ON main.helpdesk_tickets BEGIN SELECT RAISE(ABORT, 'injected fault'); END");
+      const failed = await b.anon.post('/api/setup/restore', { upload: up.body.upload, passphrase: PASSPHRASE });
+      expect(failed.status).toBe(500);
+      expect(schema()).toEqual(before.schema); // the triggers are back
+      expect(canonicalDump(b.ctx.sqlite)).toEqual(before.dump);
+      expect(listTree(path.join(b.dataDir, 'blobs')).filter((n) => !fs.statSync(path.join(b.dataDir, 'blobs', n)).isDirectory())).toEqual([]);
+      expect(fs.readdirSync(b.dataDir).filter((n) => n.startsWith('.restore-'))).toEqual([]);
+      expect((await b.anon.get('/api/auth/setup')).body).toEqual({ setupNeeded: true });
+
+      b.ctx.sqlite.exec('DROP TRIGGER temp.fail_restore');
+      const ok = await b.anon.post('/api/setup/restore', { upload: up.body.upload, passphrase: PASSPHRASE });
+      expect(ok.status).toBe(200);
+      expect(restorableDump(b.ctx.sqlite)).toEqual(atBackup);
+      expect((await (await login(b, owner)).get('/api/helpdesk/tickets')).body).toHaveLength(3);
+    } finally {
+      cleanupBackups(b);
+      await b.close();
+    }
+  });
+
   it('bad input: a clear error and the fresh install as it was', async () => {
     const b = await startTestServer({ maxArchiveUploadBytes: 4 * 1024 * 1024 });
     try {
