@@ -78,7 +78,8 @@ export function discardUpload(ctx: Context, id: string): void {
   if (ID.test(id)) fs.rmSync(uploadFile(ctx, id), { force: true });
 }
 
-function removeStaleUploads(ctx: Context): void {
+/** Uploads older than an hour (an abandoned restore or import): at start and before each upload. */
+export function removeStaleUploads(ctx: Context): void {
   const dir = uploadsDir(ctx);
   if (!fs.existsSync(dir)) return;
   const now = Date.now();
