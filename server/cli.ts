@@ -34,6 +34,7 @@ try {
     logLevel: (values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn') as 'warn',
     allowedHosts: values['allowed-host'] ?? env.BUREAU_ALLOWED_HOSTS?.split(',').filter(Boolean),
     chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
+    maxArchiveUploadBytes: env.BUREAU_MAX_ARCHIVE_UPLOAD_BYTES,
     rendererDir: env.BUREAU_RENDERER_DIR ?? path.join(repoRoot, 'out', 'renderer'),
   });
   stopOnExit(() => server.close());

@@ -33,6 +33,8 @@ export const configSchema = z.object({
   /** Upper bound for one on-device proof before the prover worker is terminated. */
   proverTimeoutMs: z.coerce.number().int().positive().default(120_000),
   mailFrom: z.string().default('Bureau <no-reply@bureau.local>'),
+  /** Largest backup or export accepted by upload (Restore from a backup, Import business); larger ones go through `npm run restore`. */
+  maxArchiveUploadBytes: z.coerce.number().int().positive().default(16 * 1024 ** 3),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -28,6 +28,7 @@ function decodeValue(v: unknown): unknown {
 }
 
 export interface ImportReport {
+  dryRun: boolean;
   entity: { id: string; name: string };
   tables: Record<string, number>;
   files: number;
@@ -42,7 +43,7 @@ export interface ImportReport {
  * (no silent merge). The importing user becomes an owner; the other people come back without a
  * password (as if invited), unless their e-mail already belongs to someone else here.
  */
-export async function importEntity(ctx: Context, userId: string, input: { file: string; passphrase?: string }): Promise<ImportReport> {
+export async function importEntity(ctx: Context, userId: string, input: { file: string; passphrase?: string; dryRun?: boolean }): Promise<ImportReport> {
   return exclusive(ctx, async () => {
     let opened: Awaited<ReturnType<typeof openArchiveForRestore>>;
     try {
@@ -69,6 +70,7 @@ export async function importEntity(ctx: Context, userId: string, input: { file: 
     if (exists()) throw new ConflictError(`This install already has the business "${data.entity.name}" (${entityId}): it is not imported twice (a linked business comes back through sync)`);
     const secrets: SecretValue[] = sealed && privateKey ? openSecrets(sealed, privateKey) : [];
     validateTables(ctx, data);
+    if (input.dryRun) return dryRunReport(ctx, data, entries, manifest, { inExport: !!sealed, restorable: secrets.length });
 
     // Files first: content-addressed, so a failed import leaves at most unreferenced copies.
     let files = 0;
@@ -122,6 +124,7 @@ export async function importEntity(ctx: Context, userId: string, input: { file: 
       throw err;
     }
     return {
+      dryRun: false,
       entity: { id: entityId, name: data.entity.name },
       tables: Object.fromEntries(Object.entries(data.tables).map(([t, v]) => [t, v.rows.length])),
       files,
@@ -144,4 +147,17 @@ function validateTables(ctx: Context, data: EntityRows): void {
     const entityIdx = t.columns.indexOf('entity_id');
     if (t.rows.some((r) => r[entityIdx] !== data.entity.id)) throw new BadRequestError(`The export holds rows of another business in ${table}`);
   }
+}
+
+/** What an import would bring: the same checks (the passphrase included), nothing written. */
+function dryRunReport(ctx: Context, data: EntityRows & { entity: { id: string; name: string } }, entries: Map<string, unknown>, manifest: { secrets: { columns: string[] } }, secrets: { inExport: boolean; restorable: number }): ImportReport {
+  const skipped = data.members.filter((m) => !ctx.sqlite.prepare('SELECT 1 FROM users WHERE id = ?').get(m.id) && ctx.sqlite.prepare('SELECT 1 FROM users WHERE email = ?').get(m.email)).map((m) => m.email);
+  return {
+    dryRun: true,
+    entity: { id: data.entity.id, name: data.entity.name },
+    tables: Object.fromEntries(Object.entries(data.tables).map(([t, v]) => [t, v.rows.length])),
+    files: [...entries.keys()].filter((name) => blobOfPart(name)).length,
+    members: { added: data.members.length - skipped.length, skipped },
+    secrets: { inExport: secrets.inExport, restored: secrets.restorable, missing: secrets.restorable ? [] : manifest.secrets.columns },
+  };
 }

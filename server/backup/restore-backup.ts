@@ -107,7 +107,7 @@ function reportOf(manifest: Manifest, dryRun: boolean, restoredSecrets: number, 
     ? manifest.secrets.reason ?? 'This backup holds no secrets'
     : willRestoreSecrets
       ? undefined
-      : 'No passphrase given: secrets (keys, passwords, tokens) are not restored; give --passphrase-file to restore them';
+      : 'No passphrase given: secrets (keys, passwords, tokens) are not restored; give the recovery passphrase to restore them';
   return {
     dryRun,
     createdAt: manifest.createdAt,
@@ -119,68 +119,93 @@ function reportOf(manifest: Manifest, dryRun: boolean, restoredSecrets: number, 
   };
 }
 
+/** A restore assembled beside its target: the database and files, ready to be moved into place. */
+export interface StagedRestore {
+  dir: string;
+  db: string;
+  blobs: string[];
+  blobPath(sha256: string): string;
+  restoredSecrets: number;
+}
+
+/**
+ * Assembles a verified archive's database and files in `staging` (a new folder on the target's
+ * disk): secrets re-sealed with `box` (the restoring machine's), the schema brought up to this
+ * version's, the integrity checked. Nothing outside `staging` is written.
+ */
+export async function stageRestore(opened: Awaited<ReturnType<typeof openArchiveForRestore>>, from: string, staging: string, box: () => SecretBox): Promise<StagedRestore> {
+  const { entries, sealed, privateKey } = opened;
+  fs.mkdirSync(staging, { mode: 0o700 });
+  const stagedDb = path.join(staging, 'bureau.db');
+  await extractEntry(from, entries.get(DB_PART)!, stagedDb);
+  const staged = createBlobStore(path.join(staging, 'blobs'));
+  const blobs: string[] = [];
+  for (const [name, entry] of entries) {
+    const sha = blobOfPart(name);
+    if (!sha) continue;
+    fs.mkdirSync(path.dirname(staged.pathOf(sha)), { recursive: true });
+    await extractEntry(from, entry, staged.pathOf(sha));
+    blobs.push(sha);
+  }
+  let restoredSecrets = 0;
+  if (sealed && privateKey) {
+    const db = new Database(stagedDb);
+    withoutSyncCapture(db);
+    try {
+      restoredSecrets = resealSecrets(db, sealed, privateKey, box());
+    } finally {
+      db.close();
+    }
+  }
+  // An older backup's schema is brought up to this version's now, not at the next start.
+  const sqlite = migrateRestored(stagedDb);
+  try {
+    const problem = integrityCheck(sqlite);
+    if (problem !== 'ok') throw new RestoreError(`The restored database failed its integrity check: ${problem}`);
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    sqlite.close();
+  }
+  for (const s of ['-wal', '-shm']) fs.rmSync(stagedDb + s, { force: true });
+  return { dir: staging, db: stagedDb, blobs, blobPath: (sha) => staged.pathOf(sha), restoredSecrets };
+}
+
+export function restoreReport(manifest: Manifest, opts: { dryRun: boolean; restoredSecrets: number; passphraseChecked: boolean; secretsInArchive: boolean }): RestoreReport {
+  return reportOf(manifest, opts.dryRun, opts.restoredSecrets, opts.passphraseChecked, opts.secretsInArchive);
+}
+
 /**
  * Restores a whole-install backup into `dataDir`. Everything is checked first (every hash, the
  * version, the passphrase, the target); then the database and files are assembled in a staging
- * folder inside the data folder, secrets re-sealed with this machine's key, the schema brought
- * up to date, and the database moved into place last (the step that makes the restore count).
+ * folder inside the data folder (stageRestore), and the database moved into place last (the step
+ * that makes the restore count).
  */
 export async function restoreBackup(opts: RestoreOptions): Promise<RestoreReport> {
-  const { manifest, entries, sealed, privateKey } = await openArchiveForRestore(opts.from, opts.passphrase);
+  const opened = await openArchiveForRestore(opts.from, opts.passphrase);
+  const { manifest, sealed, privateKey } = opened;
   if (manifest.kind !== 'install') throw new RestoreError('This archive is an export of one business: import it from Settings → Backups instead');
   assertRestorableTarget(opts.dataDir);
   // The desktop's key lives in the OS keychain (secret.key.sealed), which this process cannot use:
   // secrets re-sealed with a key file here would not open in the app.
   if (privateKey && !opts.secrets && fs.existsSync(path.join(opts.dataDir, 'secret.key.sealed'))) {
-    throw new RestoreError("This data folder's key is held by the desktop app's keychain, which the restore command cannot use: restore without --passphrase-file (everything but the secrets), or into a data folder for the headless server");
+    throw new RestoreError("This data folder's key is held by the desktop app's keychain, which the restore command cannot use: restore without --passphrase-file (everything but the secrets), or from the app's set-up screen (Restore from a backup)");
   }
   if (opts.dryRun) return reportOf(manifest, true, 0, !!privateKey, !!sealed);
 
   fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const staging = path.join(opts.dataDir, `.restore-${crypto.randomBytes(4).toString('hex')}`);
-  fs.mkdirSync(staging, { mode: 0o700 });
   try {
-    const stagedDb = path.join(staging, 'bureau.db');
-    await extractEntry(opts.from, entries.get(DB_PART)!, stagedDb);
-    const staged = createBlobStore(path.join(staging, 'blobs'));
-    const blobs: string[] = [];
-    for (const [name, entry] of entries) {
-      const sha = blobOfPart(name);
-      if (!sha) continue;
-      fs.mkdirSync(path.dirname(staged.pathOf(sha)), { recursive: true });
-      await extractEntry(opts.from, entry, staged.pathOf(sha));
-      blobs.push(sha);
-    }
-    let restoredSecrets = 0;
-    if (sealed && privateKey) {
-      const db = new Database(stagedDb);
-      withoutSyncCapture(db);
-      try {
-        restoredSecrets = resealSecrets(db, sealed, privateKey, opts.secrets ?? createFileSecretBox(opts.dataDir));
-      } finally {
-        db.close();
-      }
-    }
-    // An older backup's schema is brought up to this version's now, not at the next start.
-    const sqlite = migrateRestored(stagedDb);
-    try {
-      const problem = integrityCheck(sqlite);
-      if (problem !== 'ok') throw new RestoreError(`The restored database failed its integrity check: ${problem}`);
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
-    } finally {
-      sqlite.close();
-    }
+    const staged = await stageRestore(opened, opts.from, staging, () => opts.secrets ?? createFileSecretBox(opts.dataDir));
     const target = createBlobStore(path.join(opts.dataDir, 'blobs'));
-    for (const sha of blobs) {
+    for (const sha of staged.blobs) {
       fs.mkdirSync(path.dirname(target.pathOf(sha)), { recursive: true });
-      fs.renameSync(staged.pathOf(sha), target.pathOf(sha));
+      fs.renameSync(staged.blobPath(sha), target.pathOf(sha));
     }
     const liveDb = path.join(opts.dataDir, 'bureau.db');
     for (const s of ['-wal', '-shm', '-journal']) fs.rmSync(liveDb + s, { force: true });
-    for (const s of ['-wal', '-shm']) fs.rmSync(stagedDb + s, { force: true });
-    fs.renameSync(stagedDb, liveDb);
+    fs.renameSync(staged.db, liveDb);
     fsyncDir(opts.dataDir);
-    return reportOf(manifest, false, restoredSecrets, !!privateKey, !!sealed);
+    return reportOf(manifest, false, staged.restoredSecrets, !!privateKey, !!sealed);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

@@ -7,6 +7,8 @@ import { listBackups, runBackup } from './run-backup.js';
 import { exportEntity } from './export-entity.js';
 import { importEntity } from './import-entity.js';
 import { UnauthorizedError } from '../http/errors.js';
+import { ARCHIVE_TYPES, discardUpload, receiveArchive, uploadedArchive } from './uploads.js';
+import { assertFreshInstall, restoreFreshInstall } from './restore-fresh-install.js';
 
 const tags = ['Backups'];
 /**
@@ -81,19 +83,92 @@ export const backupRoutes: RouteDef[] = [
   route(
     {
       method: 'post',
+      path: '/api/backups/import/uploads',
+      summary: 'Upload an exported business to import (checked, not imported)',
+      description: `The archive as the raw body (${ARCHIVE_TYPES.join(', ')}), streamed to the data folder and verified in full; the answer is the dry run of its import and the upload id that \`POST /api/backups/import\` takes (kept for an hour). At most the install's upload limit (413).`,
+      tags,
+      access: 'session',
+      consumes: 'application/octet-stream',
+      response: s.importUploadSchema,
+      status: 201,
+      errors: { 400: 'Not an export, truncated, damaged or tampered with, or from a newer Bureau', 409: 'This install already has the business', 413: 'Larger than the upload limit', 415: 'Not sent as the raw body' },
+    },
+    async ({ ctx, auth, req }) => {
+      if (auth?.kind !== 'session') throw new UnauthorizedError();
+      const { id, size } = await receiveArchive(ctx, req);
+      try {
+        return { upload: id, size, report: await importEntity(ctx, auth.userId, { file: uploadedArchive(ctx, id), dryRun: true }) };
+      } catch (err) {
+        discardUpload(ctx, id);
+        throw err;
+      }
+    },
+  ),
+  route(
+    {
+      method: 'post',
       path: '/api/backups/import',
       summary: 'Import an exported business into this install',
-      description: 'The business comes back with its ids; the signed-in user becomes one of its owners. An install that already has it refuses (409): no silent merge.',
+      description: 'From an upload (`upload`) or a path on this machine (`file`). The business comes back with its ids; the signed-in user becomes one of its owners. `dryRun` checks everything and writes nothing. An install that already has it refuses (409): no silent merge.',
       tags,
       access: 'session',
       body: s.importBody,
       response: s.importResultSchema,
       status: 201,
-      errors: { 400: 'Not an export, damaged, tampered with, from a newer Bureau, or a wrong passphrase', 409: 'This install already has the business' },
+      errors: { 400: 'Not an export, damaged, tampered with, from a newer Bureau, or a wrong passphrase', 404: 'No such upload', 409: 'This install already has the business' },
     },
-    ({ ctx, auth, body }) => {
+    async ({ ctx, auth, body, setStatus }) => {
       if (auth?.kind !== 'session') throw new UnauthorizedError();
-      return importEntity(ctx, auth.userId, body);
+      const file = body.upload ? uploadedArchive(ctx, body.upload) : body.file!;
+      const report = await importEntity(ctx, auth.userId, { file, passphrase: body.passphrase, dryRun: body.dryRun });
+      if (report.dryRun) setStatus(200);
+      else if (body.upload) discardUpload(ctx, body.upload);
+      return report;
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/setup/restore/uploads',
+      summary: 'Upload a backup to restore on this fresh install (checked, not restored)',
+      description: `Only while the install has no account and no business (409 after). The backup as the raw body (${ARCHIVE_TYPES.join(', ')}), streamed to the data folder and verified in full; the answer is the dry run (businesses, counts, files, whether it holds secrets) and the upload id that \`POST /api/setup/restore\` takes (kept for an hour).`,
+      tags,
+      access: 'public',
+      consumes: 'application/octet-stream',
+      response: s.restoreUploadSchema,
+      status: 201,
+      errors: { 400: 'Not a backup, truncated, damaged or tampered with, or from a newer Bureau', 409: 'This install is already set up', 413: 'Larger than the upload limit', 415: 'Not sent as the raw body' },
+    },
+    async ({ ctx, req }) => {
+      assertFreshInstall(ctx);
+      const { id, size } = await receiveArchive(ctx, req);
+      try {
+        return { upload: id, size, report: await restoreFreshInstall(ctx, { file: uploadedArchive(ctx, id), dryRun: true }) };
+      } catch (err) {
+        discardUpload(ctx, id);
+        throw err;
+      }
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/setup/restore',
+      summary: 'Restore a backup on this fresh install',
+      description:
+        "Only while the install has no account and no business (409 after). From an upload (`upload`) or a path on this machine (`file`). Everything is verified and the passphrase checked before anything is written; the secrets are re-sealed by this install's key; a failure leaves the fresh install as it was. Then sign in with an account of the backup. `dryRun` checks everything (the passphrase too) and writes nothing.",
+      tags,
+      access: 'public',
+      body: s.restoreBody,
+      response: s.restoreReportSchema,
+      errors: { 400: 'Not a backup, damaged, tampered with, from a newer Bureau, or a wrong passphrase', 404: 'No such upload', 409: 'This install is already set up' },
+    },
+    async ({ ctx, body }) => {
+      assertFreshInstall(ctx);
+      const file = body.upload ? uploadedArchive(ctx, body.upload) : body.file!;
+      const report = await restoreFreshInstall(ctx, { file, passphrase: body.passphrase, dryRun: body.dryRun });
+      if (!report.dryRun && body.upload) discardUpload(ctx, body.upload);
+      return report;
     },
   ),
 ];

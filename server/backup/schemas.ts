@@ -53,13 +53,46 @@ export const exportResultSchema = z
   })
   .meta({ id: 'BusinessExport' });
 
-export const importBody = z.object({
-  file: z.string().min(1).max(4096).meta({ description: 'Path of the `.bureau-export` archive on this machine (the desktop app picks it in a file dialog).' }),
-  passphrase: z.string().min(1).max(1024).optional().meta({ description: "The exporting install's recovery passphrase: its secrets are re-sealed by this machine's key. Without it, everything else is imported and `secrets.missing` says what is not." }),
-});
+const archiveSource = {
+  upload: z.string().regex(/^[0-9a-f]{32}$/).optional().meta({ description: 'The id an upload of the archive answered (kept for an hour).' }),
+  file: z.string().min(1).max(4096).optional().meta({ description: 'Or: the path of the archive on this machine (the server is local).' }),
+};
+const oneSource = (v: { upload?: string; file?: string }) => !!v.upload !== !!v.file;
+const oneSourceMessage = { message: 'Give either upload (an uploaded archive) or file (a path on this machine)' };
+
+export const importBody = z
+  .object({
+    ...archiveSource,
+    passphrase: z.string().min(1).max(1024).optional().meta({ description: "The exporting install's recovery passphrase: its secrets are re-sealed by this machine's key. Without it, everything else is imported and `secrets.missing` says what is not." }),
+    dryRun: z.boolean().optional().meta({ description: 'Check everything (the passphrase too) and say what would be imported; write nothing.' }),
+  })
+  .refine(oneSource, oneSourceMessage);
+
+export const restoreBody = z
+  .object({
+    ...archiveSource,
+    passphrase: z.string().min(1).max(1024).optional().meta({ description: 'The recovery passphrase of the backed-up install: its secrets are re-sealed by this install\'s key. Without it, everything but the secrets is restored.' }),
+    dryRun: z.boolean().optional(),
+  })
+  .refine(oneSource, oneSourceMessage);
+
+export const restoreReportSchema = z
+  .object({
+    dryRun: z.boolean(),
+    createdAt: z.string(),
+    appVersion: z.string(),
+    entities: z.array(z.object({ id: z.string(), name: z.string(), counts: z.record(z.string(), z.number()) })),
+    tables: z.record(z.string(), z.number()),
+    files: z.object({ count: z.number(), bytes: z.number() }),
+    secrets: z.object({ inBackup: z.boolean(), restored: z.number(), missing: z.array(z.string()), note: z.string().optional() }),
+  })
+  .meta({ id: 'RestoreReport' });
+
+export const restoreUploadSchema = z.object({ upload: z.string(), size: z.number(), report: restoreReportSchema }).meta({ id: 'RestoreUpload' });
 
 export const importResultSchema = z
   .object({
+    dryRun: z.boolean(),
     entity: z.object({ id: z.string(), name: z.string() }),
     tables: z.record(z.string(), z.number()),
     files: z.number(),
@@ -67,3 +100,5 @@ export const importResultSchema = z
     secrets: z.object({ inExport: z.boolean(), restored: z.number(), missing: z.array(z.string()) }),
   })
   .meta({ id: 'BusinessImport' });
+
+export const importUploadSchema = z.object({ upload: z.string(), size: z.number(), report: importResultSchema }).meta({ id: 'ImportUpload' });

@@ -120,6 +120,21 @@ export function refreshLinked(ctx: Context): void {
   engines.get(ctx)?.capture.setLinked(ids);
 }
 
+/**
+ * After the database's rows were replaced in place (Restore from a backup on a fresh install):
+ * the links and read-only entities are read again, as a start would.
+ */
+export function reloadSyncState(ctx: Context): void {
+  const engine = engines.get(ctx);
+  if (!engine) return;
+  refreshLinked(ctx);
+  const links = ctx.db.select({ entityId: syncLinks.entityId, status: syncLinks.lastErrorStatus }).from(syncLinks).all();
+  engine.readOnly = new Set(links.filter((l) => l.status === 426).map((l) => l.entityId));
+  engine.guard.set(engine.readOnly);
+  engine.backoff.clear();
+  engine.infoChecked.clear();
+}
+
 export function linkOf(ctx: Context, entityId: string): LinkRow | undefined {
   return ctx.db.select().from(syncLinks).where(eq(syncLinks.entityId, entityId)).get();
 }

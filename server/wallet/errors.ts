@@ -84,3 +84,13 @@ export function assertRelayable(bundle: { extAmount: string; deadline: string },
   if (BigInt(bundle.extAmount) > 0n) throw new BadRequestError('Deposits cannot be relayed: shield from the depositing account');
   if (BigInt(bundle.deadline) < BigInt(Math.floor(now.getTime() / 1000))) throw new BadRequestError('Bundle expired: prove again');
 }
+
+/**
+ * The wallet's keys are here but sealed by another machine's key: its business was restored or
+ * imported without the recovery passphrase, so nothing can open them on this install.
+ */
+export class WalletKeysUnavailableError extends ConflictError {
+  constructor() {
+    super("This wallet's keys did not come with it to this install (it was restored or imported without the recovery passphrase): it cannot spend or see its notes here. Restore or import the backup again with the passphrase");
+  }
+}

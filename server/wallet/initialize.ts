@@ -1,11 +1,11 @@
 // POST /api/privacy/initialize and GET /api/privacy/status.
 import type { Context } from '../context.js';
 import { chainRegistry, DEFAULT_CHAIN, publicChainView, type ChainConfig } from './chains.js';
-import { findIdentity, initializeKeys, loadEntityWallet } from './wallet-keys.js';
+import { findIdentity, initializeKeys, loadEntityWallet, walletKeysOpen } from './wallet-keys.js';
 import { entityAccount, knownAccountAddress, relayerAccount } from './accounts.js';
 import { peekChainState } from './chain-sync.js';
 import { heldElsewhere } from './holder.js';
-import { walletRelayers } from './tables.js';
+import { walletKeys, walletRelayers } from './tables.js';
 import { eq } from 'drizzle-orm';
 
 /** Creates the entity's keys (idempotent) and its smart-account address on every configured chain. */
@@ -59,9 +59,11 @@ export function getPrivacyStatus(ctx: Context, entityId: string) {
   const chains = [...configured, ...broken];
   if (!chains.some((c) => c.chain === DEFAULT_CHAIN)) chains.push(emptyChain(DEFAULT_CHAIN));
   const elsewhere = identity ? null : heldElsewhere(ctx.db, entityId);
+  const row = identity ? ctx.db.select().from(walletKeys).where(eq(walletKeys.entityId, entityId)).get() : undefined;
   return {
     initialized: identity !== null,
     heldElsewhere: elsewhere !== null,
+    keysUnavailable: !!row && !walletKeysOpen(ctx, row),
     shieldedAddress: identity?.shieldedAddress ?? elsewhere?.shieldedAddress ?? null,
     ownerAddress: identity?.ownerAddress ?? elsewhere?.ownerAddress ?? null,
     defaultChain: DEFAULT_CHAIN,

@@ -52,6 +52,7 @@ export const statusResponse = z
   .object({
     initialized: z.boolean(),
     heldElsewhere: z.boolean().meta({ description: "The entity's wallet keys are on another of its devices (sync): this device shows the wallet and its history read-only; initialize, shield, prove and unshield answer 409 here." }),
+    keysUnavailable: z.boolean().meta({ description: "The wallet's keys are here but sealed by another machine's key (its business was restored or imported without the recovery passphrase): it cannot spend or see its notes on this install; shield, prove and unshield answer 409." }),
     shieldedAddress: z.string().nullable(),
     ownerAddress: z.string().nullable(),
     defaultChain: z.string(),

@@ -10,7 +10,7 @@ import { nowIso } from '../context.js';
 import { deriveKeys, generateSeed, type ShieldedKeys } from '../privacy/keys.js';
 import { encodeAddress } from '../privacy/address.js';
 import { walletKeys } from './tables.js';
-import { PrivacyNotInitializedError } from './errors.js';
+import { PrivacyNotInitializedError, WalletKeysUnavailableError } from './errors.js';
 import { heldElsewhere, recordHolder, WalletHeldElsewhereError } from './holder.js';
 
 export interface EntityWallet {
@@ -67,12 +67,36 @@ export function loadEntityWallet(ctx: Context, entityId: string): EntityWallet {
 }
 
 export function openWalletRow(ctx: Context, row: typeof walletKeys.$inferSelect): EntityWallet {
-  const seed = new Uint8Array(ctx.secrets.open(row.seedSealed));
-  const ownerKey = ctx.secrets.open(row.ownerKeySealed).toString('utf8') as Hex;
+  let seed: Uint8Array;
+  let ownerKey: Hex;
+  try {
+    seed = new Uint8Array(ctx.secrets.open(row.seedSealed));
+    ownerKey = ctx.secrets.open(row.ownerKeySealed).toString('utf8') as Hex;
+  } catch {
+    throw new WalletKeysUnavailableError();
+  }
   return { entityId: row.entityId, keys: deriveKeys(seed), ownerKey, ownerAddress: row.ownerAddress as Hex, shieldedAddress: row.shieldedAddress };
 }
 
-/** Every initialized entity's viewing side, for the indexer. */
+/** Whether this install can open the entity's keys (false: restored or imported without the passphrase). */
+export function walletKeysOpen(ctx: Context, row: typeof walletKeys.$inferSelect): boolean {
+  try {
+    ctx.secrets.open(row.seedSealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every initialized entity's viewing side, for the indexer; a wallet whose keys this install
+ * cannot open is left out (indexing the others goes on).
+ */
 export function listEntityWallets(ctx: Context): EntityWallet[] {
-  return ctx.db.select().from(walletKeys).all().map((row) => openWalletRow(ctx, row));
+  return ctx.db
+    .select()
+    .from(walletKeys)
+    .all()
+    .filter((row) => walletKeysOpen(ctx, row))
+    .map((row) => openWalletRow(ctx, row));
 }

@@ -1,11 +1,13 @@
 // `npm run bench`: runs every test/bench/*.bench.ts. Each exports `default async function()` that
 // prints its figures and ratios against a baseline measured in the same run.
+// `npm run bench backup ledger` runs those whose names contain a word; `--name=value` arguments
+// are options a bench reads itself (e.g. `npm run bench backup -- --files=1GB`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))

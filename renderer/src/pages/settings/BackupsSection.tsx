@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { backupItemSchema, backupStatusSchema, exportResultSchema } from '../../../../server/backup/schemas';
+import type { backupItemSchema, backupStatusSchema, exportResultSchema, importResultSchema, importUploadSchema } from '../../../../server/backup/schemas';
+import { uploadArchive } from './upload-archive';
 import { api } from '../../api';
 import { useSession } from '../../session';
-import { Badge, Button, Card, CopyField, ErrorBanner, Notice, Spinner, TextInput } from '../../ui/components';
+import { Badge, Button, Card, CopyField, ErrorBanner, Field, Notice, Spinner, TextInput } from '../../ui/components';
 import { formatDateTime, formatRelative, useAction, useAsync } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
 import './backups.css';
@@ -12,6 +13,8 @@ import './backups.css';
 export type BackupStatus = z.output<typeof backupStatusSchema>;
 type BackupItem = z.output<typeof backupItemSchema>;
 type ExportResult = z.output<typeof exportResultSchema>;
+type ImportResult = z.output<typeof importResultSchema>;
+type ImportUpload = z.output<typeof importUploadSchema>;
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -125,18 +128,11 @@ export function BackupsSection() {
           </Notice>
         )}
       </Card>
+      <ImportCard />
       <Card title="Restore">
-        <ol className="muted" style={{ marginTop: 0 }}>
-          <li>Install Bureau on the new machine and quit it before it is set up (or use an empty data folder).</li>
-          <li>
-            See what a backup holds: <code>npm run restore -- --from BACKUP --data-dir DATA --dry-run</code>
-          </li>
-          <li>
-            Restore it: <code>npm run restore -- --from BACKUP --data-dir DATA --passphrase-file FILE</code> (a file holding your recovery passphrase; without it everything but the secrets comes back).
-          </li>
-          <li>Start Bureau and sign in as before.</li>
-        </ol>
-        <p className="muted">One business only? Import its export on the other install with <code>POST /api/backups/import</code>.</p>
+        <p className="muted" style={{ marginTop: 0 }}>
+          To bring a whole install back (every business, the accounts and, with the recovery passphrase, the secrets): install Bureau on the new machine and, on its set-up screen, choose <strong>Restore from a backup</strong>. Very large backups can be restored with <code>npm run restore -- --from BACKUP --data-dir DATA [--passphrase-file FILE]</code> while Bureau is not running.
+        </p>
       </Card>
     </div>
   );
@@ -208,6 +204,69 @@ function PassphraseCard({ status, onSaved }: { status: BackupStatus; onSaved: ()
           </Button>
         </div>
       </form>
+    </Card>
+  );
+}
+
+/** Import business: upload its export, see what it holds (nothing written), then import it. */
+function ImportCard() {
+  const session = useSession();
+  const [upload, setUpload] = useState<ImportUpload | null>(null);
+  const [imported, setImported] = useState<ImportResult | null>(null);
+  const [passphrase, setPassphrase] = useState('');
+  const [inputKey, setInputKey] = useState(0);
+  const check = useAction(async (file: File) => {
+    setUpload(null);
+    setImported(null);
+    setUpload(await uploadArchive<ImportUpload>('/api/backups/import/uploads', file));
+  });
+  const runImport = useAction(async () => {
+    if (!upload) return;
+    const result = await api.post<ImportResult>('/api/backups/import', { upload: upload.upload, ...(passphrase ? { passphrase } : {}) });
+    setImported(result);
+    setUpload(null);
+    setPassphrase('');
+    setInputKey((k) => k + 1);
+    await session.refresh();
+  });
+  const r = upload?.report;
+  return (
+    <Card title="Import a business">
+      <p className="muted" style={{ marginTop: 0 }}>
+        Bring a business exported from another Bureau install onto this one, with its ids, files and (with that install&apos;s recovery passphrase) its secrets. A business this install already has is not imported twice.
+      </p>
+      <ErrorBanner error={check.error} />
+      <Field label="Exported business file" hint="A .bureau-export file (Export business on the other install).">
+        {(id) => <input key={inputKey} id={id} type="file" accept=".bureau-export,.tar,application/x-tar" data-import="file" disabled={check.pending || runImport.pending} onChange={(e) => e.target.files?.[0] && void check.run(e.target.files[0])} />}
+      </Field>
+      {check.pending && <p className="muted">Uploading and checking the export…</p>}
+      {r && (
+        <form className="form" data-import="dry-run" onSubmit={(e) => (e.preventDefault(), void runImport.run())}>
+          <Notice kind="info">
+            <span>
+              <strong>{r.entity.name}</strong>: {r.tables.helpdesk_tickets ?? 0} tickets, {r.tables.ledger_events ?? 0} ledger events, {r.tables.documents ?? 0} documents, {r.files} files; {r.members.added} people
+              {r.members.skipped.length ? ` (${r.members.skipped.length} already here under another account: not added)` : ''}. Secrets: {r.secrets.inExport ? 'in the export' : 'not in the export'}. Nothing is written until you import it.
+            </span>
+          </Notice>
+          <ErrorBanner error={runImport.error} />
+          {r.secrets.inExport && (
+            <TextInput label="Recovery passphrase of the exporting install" type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="off" hint="Optional: without it, everything but the keys, passwords and tokens is imported." />
+          )}
+          <div>
+            <Button type="submit" variant="primary" busy={runImport.pending}>
+              Import {r.entity.name}
+            </Button>
+          </div>
+        </form>
+      )}
+      {imported && (
+        <Notice kind="success">
+          <span data-import="done">
+            Imported {imported.entity.name}
+            {imported.secrets.missing.length ? ` without its secrets (${imported.secrets.missing.join(', ')})` : imported.secrets.restored ? ` with ${imported.secrets.restored} secret(s)` : ''}. Switch to it from the business menu.
+          </span>
+        </Notice>
+      )}
     </Card>
   );
 }

@@ -22,6 +22,7 @@ export function WalletPage() {
   if (!status.data) return status.error ? <ErrorBanner error={status.error} onRetry={() => void status.reload()} /> : <Spinner />;
   const s = status.data;
   if (s.heldElsewhere) return <HeldElsewhereWallet status={s} />;
+  if (s.keysUnavailable) return <KeysUnavailableWallet status={s} />;
   if (!s.initialized) {
     return (
       <>
@@ -55,6 +56,26 @@ function HeldElsewhereWallet({ status }: { status: PrivacyStatus }) {
       <PageHeader title="Wallet" subtitle="Private (shielded) funds for this business" />
       <Notice kind="info">
         The keys of {session.entity?.name}'s wallet are on another of its devices. Payments are made there; here you see its history, synced without transaction details.
+      </Notice>
+      <Card title="Wallet address">
+        <code style={{ wordBreak: 'break-all' }}>{status.shieldedAddress}</code>
+      </Card>
+      {history.data ? <HistoryCard items={history.data.items} tokens={[]} /> : history.error ? <ErrorBanner error={history.error} onRetry={() => void history.reload()} /> : <Spinner />}
+    </>
+  );
+}
+
+/** A wallet restored or imported without the recovery passphrase: its keys cannot be opened here. */
+function KeysUnavailableWallet({ status }: { status: PrivacyStatus }) {
+  const session = useSession();
+  const history = useAsync(() => api.get<{ items: Activity[] }>('/api/privacy/history', { limit: 50 }));
+  return (
+    <>
+      <PageHeader title="Wallet" subtitle="Private (shielded) funds for this business" />
+      <Notice kind="warning">
+        <span data-wallet="keys-unavailable">
+          The keys of {session.entity?.name}'s wallet did not come with it to this install: it was restored or imported without the recovery passphrase. It cannot spend or see its funds here; restore or import the backup again with the passphrase.
+        </span>
       </Notice>
       <Card title="Wallet address">
         <code style={{ wordBreak: 'break-all' }}>{status.shieldedAddress}</code>

@@ -20,6 +20,8 @@ export interface PrivacyStatus {
   initialized: boolean;
   /** The keys are on another device of the entity: this one shows the wallet read-only. */
   heldElsewhere: boolean;
+  /** The keys are here but sealed by another machine's key (restored or imported without the passphrase). */
+  keysUnavailable: boolean;
   shieldedAddress: string | null;
   ownerAddress: string | null;
   defaultChain: string;
