@@ -151,6 +151,10 @@ test('set up, shield, send privately to another business, balances update', asyn
   await expect(waiting.getByRole('alert')).toHaveText('Enter the invoice number.');
   await waiting.getByLabel('Invoice number').fill('INV-77');
   await waiting.getByRole('button', { name: 'Book it' }).click();
+  // No invoice INV-77 in B's books: settling it would leave a receivable below zero, so it is refused.
+  await expect(waiting.getByRole('alert')).toContainText('Would leave Accounts receivable (1100)');
+  expect((await b.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-77', currency: 'ETH/18', netAmount: '0.25' } })).status).toBe(201);
+  await waiting.getByRole('button', { name: 'Book it' }).click();
   await expect(pageB.locator('[data-uncategorised]')).toHaveCount(0);
   const rebooked = (await b.get('/api/ledger/events?type=private_payment_received&postingStatus=posted')).body.events[0];
   expect(rebooked.payload).toMatchObject({ invoiceNumber: 'INV-77', counterAccount: '1100' });
