@@ -26,3 +26,4 @@ export const ledgerModule: Module = {
 export { postEvent, type PostEventResult } from './post-event.js';
 export type { PostEventInput } from './schemas.js';
 export { formatMinor, toMinor, parseCurrency } from './money.js';
+export { listAccounts } from './accounts.js';

@@ -91,7 +91,7 @@ function reclassifyOne(ctx: Context, entityId: string, eventId: string, newEvent
         return { eventId, success: false, message: 'Event is already reversed' };
       }
       if (original.postingStatus !== 'posted') return { eventId, success: false, message: `Only posted events can be reclassified (status is ${original.postingStatus})` };
-      if (original.type === newEventType) return { eventId, success: false, message: `Event is already of type ${newEventType}` };
+      if (original.type === newEventType && !newPayload) return { eventId, success: false, message: `Event is already of type ${newEventType}` };
       const def = findEventType(newEventType)!;
       const payload = newPayload ?? original.payload;
       // The fields the new type needs, named: the person fills them in and tries again.

@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { walletActivity } from './tables.js';
+import { walletActivity, type PaymentPurpose } from './tables.js';
 
 /** How long a proved bundle stays valid on chain (its extData deadline). */
 export const BUNDLE_LIFETIME_SECONDS = 3600;
@@ -25,6 +25,7 @@ export function presentActivity(row: ActivityRow) {
     userOpHash: row.userOpHash,
     txHash: row.txHash,
     error: row.error,
+    purpose: row.purpose ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -50,6 +51,7 @@ export interface NewActivity {
   txHash?: string | null;
   nullifiers?: string[];
   commitments?: string[];
+  purpose?: PaymentPurpose | null;
 }
 
 export function insertActivity(ctx: Context, tx: Db, a: NewActivity): ActivityRow {
@@ -72,6 +74,7 @@ export function insertActivity(ctx: Context, tx: Db, a: NewActivity): ActivityRo
     nullifierKey: nullifiers.length ? nullifierKey(nullifiers) : null,
     commitments: a.commitments ?? [],
     error: null,
+    purpose: a.purpose ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -12,12 +12,15 @@ import { poolContext, proveTransaction, type ProvedTransaction } from './pool-tx
 import { chooseRelay, type RelayChoice } from './hosted-relay.js';
 import { assertCoverable, spendableNotes } from './spendable.js';
 import { insertActivity } from './activity.js';
+import { checkPaymentPurpose } from './payment-purpose.js';
+import type { PaymentPurpose } from './tables.js';
 
 export interface ProveTransferInput {
   recipientAddress: string;
   token?: string;
   amount?: string;
   chain?: string;
+  purpose?: PaymentPurpose;
 }
 
 function parseRecipient(text: string): ShieldedAddress {
@@ -31,6 +34,7 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
   const amount = parseAmount(input.amount);
   const token = parseToken(input.token);
   const to = parseRecipient(input.recipientAddress);
+  const purpose = checkPaymentPurpose(ctx, entityId, input.purpose);
   const chain = requireChain(ctx, input.chain);
   const pool = await poolContext(ctx, chain);
   const notes = spendableNotes(ctx, entityId, chain.name, token, wallet.keys);
@@ -54,6 +58,7 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
       proofId,
       nullifiers: proved.nullifiers,
       commitments: proved.commitments,
+      purpose,
     }),
   );
   return { success: true as const, proofId, ...bundleOf(proved, relay), chain: chain.name };

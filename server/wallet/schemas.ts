@@ -16,6 +16,23 @@ const amountField = z
   .catch(undefined as unknown as string)
   .meta({ description: 'Decimal string of base units (wei or token units), greater than zero', example: '1000000000000000' });
 
+const accountCodeField = z.string().regex(/^[0-9]{3,6}$/, 'must be an account code (3–6 digits)');
+
+/** What a private payment out pays, as the sender says; it decides the account the books debit. */
+export const paymentPurpose = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('bill'), billNumber: safeText().min(1).max(60).meta({ description: 'The supplier bill it pays: settles Accounts payable' }) }),
+    z.strictObject({ kind: z.literal('expense'), account: accountCodeField.meta({ description: 'One of the entity’s expense accounts (e.g. 6500 Software and subscriptions)' }) }),
+    z.strictObject({ kind: z.literal('own_business') }).meta({ description: "One of the owner's other businesses: Due from own businesses (1150)" }),
+    z.strictObject({ kind: z.literal('owner_drawing') }).meta({ description: 'Taken out by the owner: Owner drawings (3200)' }),
+  ])
+  .optional()
+  .meta({
+    id: 'PaymentPurpose',
+    description:
+      'What the payment pays, booked with it when it confirms: `bill` (settles Accounts payable for `billNumber`), `expense` (an expense `account`), `own_business`, `owner_drawing`. Omitted: booked to Uncategorised payments (1900) until someone says (Ledger → reclassify with a payload, or the wallet’s “Say what it was”). Payments never book to Accounts payable without a bill.',
+  });
+
 export const entityBody = z.object({ entityId: uuid.optional() }).meta({ id: 'PrivacyInitializeBody' });
 
 export const chainAccountSchema = z.object({
@@ -93,6 +110,7 @@ export const activitySchema = z
     userOpHash: z.string().nullable(),
     txHash: z.string().nullable(),
     error: z.string().nullable(),
+    purpose: z.record(z.string(), z.unknown()).nullable().meta({ description: 'What a payment out pays (PaymentPurpose), when said' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -134,6 +152,7 @@ export const proveTransferBody = z
     token: tokenField,
     amount: amountField,
     chain: chainField,
+    purpose: paymentPurpose,
   })
   .meta({ id: 'ProveTransferBody' });
 
@@ -181,6 +200,7 @@ export const unshieldBody = z
     amount: amountField,
     recipient: z.string().optional().meta({ description: "Public address; default the entity's smart account" }),
     chain: chainField,
+    purpose: paymentPurpose.meta({ description: 'For an unshield to someone else’s address: what it pays (see PaymentPurpose). Ignored for an unshield to our own account (a transfer).' }),
   })
   .meta({ id: 'UnshieldBody' });
 export const unshieldResponse = z

@@ -8,6 +8,7 @@ import type { ChainConfig } from './chains.js';
 import { formatAmount, type ActivityRow } from './activity.js';
 import { ledgerCurrency, type TokenInfo } from './tokens.js';
 import { knownAccountAddress } from './accounts.js';
+import { bookingOf } from './payment-purpose.js';
 
 /** Tells every member of the entity that shielded funds arrived (in the caller's transaction). */
 export function announceReceived(ctx: Context, tx: Db, row: ActivityRow, token: TokenInfo | null): void {
@@ -38,20 +39,21 @@ function ledgerEventOf(ctx: Context, row: ActivityRow, chain: ChainConfig, curre
     case 'received':
       return { type: 'private_payment_received', payload: common };
     case 'sent':
-      return { type: 'private_payment_sent', payload: { ...common, ...fee, method: 'private_send' } };
+      return { type: 'private_payment_sent', payload: { ...common, ...fee, method: 'private_send', ...bookingOf(row.purpose) } };
     case 'unshielded': {
       // To our own smart account the funds stay ours (a transfer); to any other address they are a payment out.
       const own = knownAccountAddress(ctx, row.entityId, chain.name);
       if (own && row.counterparty && own.toLowerCase() === row.counterparty.toLowerCase()) return { type: 'transfer_shielded', payload: { direction: 'unshield', ...common, ...fee } };
-      return { type: 'private_payment_sent', payload: { ...common, ...fee, method: 'unshield', ...(row.counterparty ? { counterparty: row.counterparty } : {}) } };
+      return { type: 'private_payment_sent', payload: { ...common, ...fee, method: 'unshield', ...(row.counterparty ? { counterparty: row.counterparty } : {}), ...bookingOf(row.purpose) } };
     }
   }
 }
 
 /**
  * Posts a confirmed movement to the ledger, idempotent per activity: shield and unshield to our
- * own account as transfers, a private send or an unshield to someone else as a payment out, a
- * receipt as a payment in — so the Shielded funds account always equals the spendable balance.
+ * own account as transfers, a private send or an unshield to someone else as a payment out (booked
+ * for what the sender said it pays, else to Uncategorised payments), a receipt as a payment in
+ * (to Uncategorised receipts until someone says what it was) — so the Shielded funds account always equals the spendable balance.
  * A ledger failure (unknown currency, a ledger not set up) must not undo the wallet's own
  * bookkeeping: it is logged and skipped.
  */

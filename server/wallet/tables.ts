@@ -74,6 +74,9 @@ export const ACTIVITY_KINDS = ['shielded', 'sent', 'received', 'unshielded'] as 
 export const ACTIVITY_STATUSES = ['proved', 'submitted', 'confirmed', 'failed'] as const;
 
 /** The entity's shielded history: what it shielded, sent, received and unshielded. */
+/** What a private payment out paid: a bill, an expense (account code), one of our own businesses, an owner drawing. */
+export type PaymentPurpose = { kind: 'bill'; billNumber: string } | { kind: 'expense'; account: string } | { kind: 'own_business' } | { kind: 'owner_drawing' };
+
 export const walletActivity = sqliteTable(
   'wallet_activity',
   {
@@ -97,6 +100,8 @@ export const walletActivity = sqliteTable(
     nullifierKey: text('nullifier_key'),
     commitments: text('commitments', { mode: 'json' }).notNull().$type<string[]>(),
     error: text('error'),
+    /** What a payment out was for, as the sender said (booked with it when it confirms); null: not said yet. */
+    purpose: text('purpose', { mode: 'json' }).$type<PaymentPurpose>(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

@@ -16,6 +16,8 @@ import { poolContext, proveTransaction } from './pool-tx.js';
 import { chooseRelay } from './hosted-relay.js';
 import { assertCoverable, spendableNotes } from './spendable.js';
 import { insertActivity } from './activity.js';
+import { checkPaymentPurpose } from './payment-purpose.js';
+import type { PaymentPurpose } from './tables.js';
 import { bundleOf } from './prove-transfer.js';
 import { relayTransfer } from './relay.js';
 import { pingBundler } from './bundler.js';
@@ -26,6 +28,7 @@ export interface UnshieldInput {
   amount?: string;
   recipient?: string;
   chain?: string;
+  purpose?: PaymentPurpose;
 }
 
 function parseRecipient(raw: string | undefined): Address | null {
@@ -40,6 +43,7 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
   const amount = parseAmount(input.amount);
   const token = parseToken(input.token);
   const explicitRecipient = parseRecipient(input.recipient);
+  const purpose = checkPaymentPurpose(ctx, entityId, input.purpose);
   const chain = requireChain(ctx, input.chain);
   const pool = await poolContext(ctx, chain);
   const notes = spendableNotes(ctx, entityId, chain.name, token, wallet.keys);
@@ -65,6 +69,7 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
       proofId,
       nullifiers: proved.nullifiers,
       commitments: proved.commitments,
+      purpose,
     }),
   );
   let relayed: Awaited<ReturnType<typeof relayTransfer>>;

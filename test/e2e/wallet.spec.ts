@@ -121,6 +121,11 @@ test('set up, shield, send privately to another business, balances update', asyn
   await expect(send.getByRole('alert')).toHaveText('This shielded address has a typo: its checksum does not match. Copy it again from the recipient.');
   await expect(send.getByRole('button', { name: 'Confirm and send' })).toHaveCount(0);
   await send.getByLabel('Recipient shielded address').fill(bAddress);
+  // What it pays decides how the books take it: an expense, not a payable with no bill behind it.
+  await send.getByLabel('What does it pay?').selectOption('expense');
+  await send.getByRole('button', { name: 'Prove and send' }).click();
+  await expect(send.getByRole('alert')).toHaveText('Choose the kind of expense.');
+  await send.getByLabel('Expense').selectOption('6500');
   await send.getByRole('button', { name: 'Prove and send' }).click();
   const confirmation = send.getByTestId('transfer-confirmation');
   await expect(confirmation).toContainText('Send 0.25 ETH privately to');
@@ -136,6 +141,23 @@ test('set up, shield, send privately to another business, balances update', asyn
   await expect(pageA.locator('tr[data-activity-kind="sent"][data-activity-status="confirmed"]')).toBeVisible({ timeout: 60_000 });
   await expect(pageB.getByLabel('ETH balance')).toHaveText('0.25', { timeout: 60_000 });
   await expect(pageB.locator('tr[data-activity-kind="received"]')).toContainText('Received 0.25 ETH privately');
+  // A's books: the expense. B's receipt waits until B says what it was; then it settles B's invoice.
+  await expect.poll(async () => (await a.get('/api/ledger/events?type=private_payment_sent')).body.events[0]?.payload.counterAccount, { timeout: 30_000 }).toBe('6500');
+  await pageB.reload();
+  const waiting = pageB.locator('[data-uncategorised]');
+  await expect(waiting).toContainText('Received 0.25 ETH privately');
+  await waiting.getByRole('button', { name: 'Say what it was' }).click();
+  await waiting.getByRole('button', { name: 'Book it' }).click();
+  await expect(waiting.getByRole('alert')).toHaveText('Enter the invoice number.');
+  await waiting.getByLabel('Invoice number').fill('INV-77');
+  await waiting.getByRole('button', { name: 'Book it' }).click();
+  // No invoice INV-77 in B's books: settling it would leave a receivable below zero, so it is refused.
+  await expect(waiting.getByRole('alert')).toContainText('Would leave Accounts receivable (1100)');
+  expect((await b.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-77', currency: 'ETH/18', netAmount: '0.25' } })).status).toBe(201);
+  await waiting.getByRole('button', { name: 'Book it' }).click();
+  await expect(pageB.locator('[data-uncategorised]')).toHaveCount(0);
+  const rebooked = (await b.get('/api/ledger/events?type=private_payment_received&postingStatus=posted')).body.events[0];
+  expect(rebooked.payload).toMatchObject({ invoiceNumber: 'INV-77', counterAccount: '1100' });
   await screenshot(pageA, 'wallet-a');
   await screenshot(pageB, 'wallet-b');
 

@@ -129,6 +129,13 @@ describe('privacy routes without chain configuration', () => {
     expect(badRecipient.body.error).toBe('recipientAddress: This shielded address has a typo: its checksum does not match. Copy it again from the recipient.');
     const short = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress.slice(0, 100), amount: '1' });
     expect(short.body.error).toBe('recipientAddress: A shielded address is 140 characters long; this one has 100. Copy it again in full.');
+    // What it pays is checked before proving: an expense account must be one of the chart's expense accounts.
+    const notExpense = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress, amount: '1', purpose: { kind: 'expense', account: '1010' } });
+    expect(notExpense).toMatchObject({ status: 400, body: { error: "purpose.account: 1010 is not one of this business's expense accounts (Ledger → Accounts)" } });
+    const badKind = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress, amount: '1', purpose: { kind: 'gift' } });
+    expect(badKind.status).toBe(400);
+    const goodPurpose = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress, amount: '1', purpose: { kind: 'expense', account: '6500' } });
+    expect(goodPurpose).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
     const noConfig = await owner.post('/api/privacy/prove-transfer', { entityId: owner.entityId, recipientAddress: init.body.shieldedAddress, amount: '1' });
     expect(noConfig).toMatchObject({ status: 503, body: { error: 'Wallet infrastructure not configured' } });
 

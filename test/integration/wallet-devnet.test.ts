@@ -154,7 +154,7 @@ describe('shielded transfers on the devnet', () => {
 
   it('A proves a transfer to B; the relay submits it without authentication, once', async () => {
     const bAddress = (await b.get('/api/privacy/status')).body.shieldedAddress;
-    const bundle = await a.post('/api/privacy/prove-transfer', { entityId: a.entityId, recipientAddress: bAddress, amount: parseEther('0.3').toString(), chain: 'local' });
+    const bundle = await a.post('/api/privacy/prove-transfer', { entityId: a.entityId, recipientAddress: bAddress, amount: parseEther('0.3').toString(), chain: 'local', purpose: { kind: 'bill', billNumber: 'B-300' } });
     expect(bundle.status, JSON.stringify(bundle.body)).toBe(200);
     expect(bundle.body).toMatchObject({ success: true, chain: 'local', extAmount: '0', fee: '0' });
     expect(bundle.body.proofId).toMatch(/^[0-9a-f-]{36}$/);
@@ -191,11 +191,16 @@ describe('shielded transfers on the devnet', () => {
     expect(notifications.body.map((n: { title: string }) => n.title)).toContain('Received 0.3 ETH privately');
     // Both sides are in the books: a payment out of A's shielded funds, a payment into B's.
     const [sent] = ledgerPayloads(a.entityId, 'private_payment_sent');
-    expect(sent).toMatchObject({ method: 'private_send', currency: 'ETH/18', amount: '0.3', chain: 'local', reference: expect.stringMatching(/^wallet-activity:/) });
+    // Booked for what A said it paid (a bill settles payables); B's receipt waits in Uncategorised receipts.
+    expect(sent).toMatchObject({ method: 'private_send', currency: 'ETH/18', amount: '0.3', chain: 'local', billNumber: 'B-300', reference: expect.stringMatching(/^wallet-activity:/) });
     // The books (which sync) never name the recipient's shielded address or the pool transaction.
     expect(JSON.stringify(sent)).not.toContain(bAddress.slice(4, 40));
     expect(JSON.stringify(sent)).not.toContain(relayed.body.userOpHash.slice(2));
     expect(ledgerPayloads(b.entityId, 'private_payment_received')).toEqual([expect.objectContaining({ currency: 'ETH/18', amount: '0.3', chain: 'local' })]);
+    expect(ledgerPayloads(b.entityId, 'private_payment_received')[0]).not.toHaveProperty('counterAccount');
+    const bBalances = (await b.get('/api/ledger/trial-balance')).body.rows as { code: string; currency: string; balance: string }[];
+    expect(bBalances.find((r) => r.code === '2900' && r.currency === 'ETH/18')?.balance).toMatch(/^-?0\.3/);
+    expect(bBalances.find((r) => r.code === '1100' && r.currency === 'ETH/18')).toBeUndefined();
     expect(await shieldedInBooks(a, 'ETH/18')).toBe(await balanceOf(a, 'local', ETH));
     expect(await shieldedInBooks(b, 'ETH/18')).toBe(await balanceOf(b, 'local', ETH));
 

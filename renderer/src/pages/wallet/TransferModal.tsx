@@ -4,6 +4,7 @@ import { Button, Modal, Notice, SelectInput, TextInput } from '../../ui/componen
 import { amountProblem, displayAmount, explainError, REQUOTE_ERRORS, short, toBaseUnits, tokenLabel } from './format';
 import { shieldedAddressProblem } from '../../../../server/privacy/address';
 import { publicAddressProblem } from '../../../../server/wallet/address';
+import { NO_PURPOSE, PurposeFields, purposeOf, type PurposeChoice } from './PurposeFields';
 import type { RelayAnswer, RelayChoice, RelayJob, TokenBalance, TransferBundle } from './types';
 
 export type TransferMode = 'shield' | 'send' | 'unshield';
@@ -45,6 +46,9 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
   const [token, setToken] = useState(tokens[0]?.token ?? '');
   const [amount, setAmount] = useState('');
   const [recipient, setRecipient] = useState('');
+  const [purposeChoice, setPurposeChoice] = useState<PurposeChoice>(NO_PURPOSE);
+  /** A payment out to someone else says what it pays; an unshield to our own account is a transfer. */
+  const paysSomeone = mode === 'send' || (mode === 'unshield' && recipient.trim() !== '');
   const [phase, setPhase] = useState<Phase>({ step: 'form' });
   const [error, setError] = useState<string | null>(null);
   /** Who relays a send or unshield and its fee, shown before confirming. */
@@ -60,6 +64,8 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
     if (problem) return setError(problem);
     const base = toBaseUnits(amount, selected?.decimals ?? null);
     if (!base) return setError('Enter an amount greater than zero.');
+    const purposeProblem = paysSomeone ? purposeOf(purposeChoice).problem : undefined;
+    if (purposeProblem) return setError(purposeProblem);
     const addressProblem = mode === 'send' ? shieldedAddressProblem(recipient) : mode === 'unshield' && recipient.trim() ? publicAddressProblem(recipient) : null;
     if (addressProblem) return setError(addressProblem);
     if (mode === 'shield') {
@@ -91,7 +97,8 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
     const started = performance.now();
     setPhase({ step: 'proving', since: started });
     try {
-      const common = { chain, token, amount: base };
+      const { purpose } = paysSomeone ? purposeOf(purposeChoice) : {};
+      const common = { chain, token, amount: base, ...(purpose ? { purpose } : {}) };
       let answer: RelayAnswer;
       if (mode === 'shield') {
         answer = await api.post<RelayAnswer>('/api/privacy/shield', common);
@@ -178,6 +185,7 @@ export function TransferModal({ mode, chain, tokens, onClose, onDone }: { mode: 
           {mode === 'unshield' && (
             <TextInput label="Public address (optional)" hint="Leave empty to withdraw to this business’s smart account." placeholder="0x…" value={recipient} onChange={(e) => setRecipient(e.target.value)} disabled={busy} spellCheck={false} />
           )}
+          {paysSomeone && <PurposeFields value={purposeChoice} onChange={setPurposeChoice} disabled={busy || phase.step === 'confirm'} />}
           {mode === 'shield' && <p className="muted" style={{ margin: 0 }}>Moves public funds from this business’s smart account into the private pool.</p>}
           {phase.step === 'proving' && (
             <div className="wallet-progress" role="status">

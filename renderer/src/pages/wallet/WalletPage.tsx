@@ -6,6 +6,7 @@ import { useAction, useAsync, useSearchState } from '../../ui/hooks';
 import { ReceiveCard } from './ReceiveCard';
 import { AccountsCard } from './AccountsCard';
 import { HistoryCard } from './HistoryCard';
+import { UncategorisedCard } from './UncategorisedCard';
 import { TransferModal, type TransferMode } from './TransferModal';
 import { displayAmount, explainError, tokenLabel } from './format';
 import type { Activity, PrivacyStatus, TokenBalance } from './types';
@@ -86,6 +87,7 @@ function KeysUnavailableWallet({ status }: { status: PrivacyStatus }) {
 }
 
 function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; reloadStatus: () => Promise<void> }) {
+  const session = useSession();
   const configured = status.chains.filter((c) => c.configured);
   const defaultChain = configured.some((c) => c.chain === status.defaultChain) ? status.defaultChain : (configured[0]?.chain ?? status.defaultChain);
   // The chain shown is in the URL (?chain=), so reload and Back keep it; an unknown one falls back.
@@ -184,6 +186,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
         {chain?.configured && <AccountsCard chain={chainName} onFunded={() => void reloadStatus()} />}
         {status.shieldedAddress && <ReceiveCard shieldedAddress={status.shieldedAddress} accountAddress={chain?.accountAddress ?? null} chain={chainName} configured={Boolean(chain?.configured)} />}
         <ErrorBanner error={history.error} onRetry={() => void history.reload()} />
+        {session.can('LEDGER.POST') && <UncategorisedCard />}
         <HistoryCard items={history.data?.items ?? []} tokens={tokens} />
       </div>
       {mode && chain?.configured && (

@@ -1,0 +1,1 @@
+ALTER TABLE `wallet_activity` ADD `purpose` text;
