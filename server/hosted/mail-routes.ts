@@ -1,6 +1,5 @@
 // `POST /sync/v1/mail`: a linked device hands over one e-mail for this instance to send.
 import express from 'express';
-import { ServiceUnavailableError } from '../http/errors.js';
 import { createRateLimiter } from '../http/rate-limit.js';
 import { MAX_MAIL_REQUEST_BYTES, relayMailAnswer, relayMailBody } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
@@ -22,6 +21,8 @@ export function mailEndpoints(h: HostedContext, limits: HostedLimits): HostedEnd
           'Idempotent by `id` (the device mail id): the same id again answers 200 with what became of it, and nothing is sent twice. One recipient, an address the entity knows: a member, a signer of one of its requests, a ticket contact (403 otherwise). A signing invitation or reminder whose request or signer moved on is answered `dropped`, as is a second mail under one `purposeKey`. The From address is this instance\'s own (a helpdesk mailbox\'s name and Reply-To are kept). The body is kept only until the mail is sent.',
         tags: ['Sync: mail'],
         access: 'device',
+        // Mail goes out where a change began, and viewers change nothing.
+        roles: { only: ['owner', 'admin', 'member'], refusal: 'A viewer cannot send mail' },
         badTokens,
         limit: perDevice,
         before: [express.json({ limit: MAX_MAIL_REQUEST_BYTES })],
@@ -37,7 +38,6 @@ export function mailEndpoints(h: HostedContext, limits: HostedLimits): HostedEnd
         },
       },
       async ({ res, device, body }) => {
-        if (!h.mail?.configured) throw new ServiceUnavailableError('This hosted instance has no SMTP server (--smtp-url); the mail stays on the device');
         const { duplicate, ...answer } = await acceptRelayedMail(h, device, body, limits.mailQuota);
         res.status(duplicate ? 200 : 202).json(answer);
       },

@@ -6,7 +6,7 @@
 import { and, asc, count, eq, gte, lte, min, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
-import { ForbiddenError, RateLimitedError } from '../http/errors.js';
+import { ForbiddenError, RateLimitedError, ServiceUnavailableError } from '../http/errors.js';
 import type { RateLimitRule } from '../http/rate-limit.js';
 import type { relayMailBody } from '../sync/protocol.js';
 import type { z } from 'zod';
@@ -65,6 +65,7 @@ const answerOf = (r: Pick<Row, 'mailId' | 'status' | 'reason'>): RelayMailAnswer
  * after a lost answer never sends twice); `duplicate` tells the route to answer 200.
  */
 export async function acceptRelayedMail(h: HostedContext, device: DeviceAuth, body: Body, quota: RateLimitRule): Promise<RelayMailAnswer & { duplicate: boolean }> {
+  const canSend = h.mail?.configured ?? false;
   const answer = await h.store.db.transaction(async (tx) => {
     const [existing] = await tx.select().from(relayedMail).where(and(eq(relayedMail.entityId, device.entityId), eq(relayedMail.mailId, body.id)));
     if (existing) return { ...answerOf(existing), duplicate: true };
@@ -79,6 +80,8 @@ export async function acceptRelayedMail(h: HostedContext, device: DeviceAuth, bo
     if (!(await knownRecipient(tx, device.entityId, body.to))) {
       throw new ForbiddenError(`This instance sends only to addresses the business knows (a member, a signer of one of its requests, a ticket's contact); ${body.to} is none of them`);
     }
+    // Checked after the recipient, so the answer to an unknown address is the same with or without SMTP.
+    if (!canSend) throw new ServiceUnavailableError('This hosted instance has no SMTP server (--smtp-url); the mail stays on the device');
     const gone = await reasonGone(tx, device.entityId, body.ref);
     const now = serverTime(h);
     const row = {
