@@ -92,8 +92,6 @@ function backoffMs(attempts: number): number {
 type MailRow = typeof mailOutbox.$inferSelect;
 type Outcome = 'sent' | 'failed' | 'dropped' | 'waiting';
 
-/** How long a mail that cannot go anywhere yet waits before it is looked at again (others behind it go first). */
-const NO_ROUTE_WAIT_MS = 30_000;
 /** A mail waiting for this device's changes to reach the hosted instance: the next sync cycle is near. */
 const CATCH_UP_WAIT_MS = 2_000;
 
@@ -104,16 +102,21 @@ const later = (ctx: Context, ms: number) => new Date(ctx.clock.now().getTime() +
  * Mail whose reason is gone is dropped; mail with nowhere to go stays queued (the status says why).
  */
 export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed: number; dropped: number }> {
+  const counts = { sent: 0, failed: 0, dropped: 0 };
+  const now = nowIso(ctx);
+  const waiting = ctx.db.selectDistinct({ entityId: mailOutbox.entityId }).from(mailOutbox).where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now))).all();
+  if (waiting.length === 0) return counts;
+  const smtp = await smtpTransport(ctx);
+  // Mail of an entity with nowhere to go is not looked at (it keeps its place): the others' goes out.
+  const routable = waiting.map((w) => w.entityId).filter((e) => routeOf(ctx, e, null, smtp !== null) !== null);
+  if (routable.length === 0) return counts;
   const due = ctx.db
     .select()
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, nowIso(ctx))))
+    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now), inArray(mailOutbox.entityId, routable)))
     .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
     .limit(BATCH)
     .all();
-  const counts = { sent: 0, failed: 0, dropped: 0 };
-  if (due.length === 0) return counts;
-  const smtp = await smtpTransport(ctx);
   for (const m of due) {
     const outcome = await sendOne(ctx, m, smtp);
     if (outcome !== 'waiting') counts[outcome]++;
@@ -124,11 +127,7 @@ export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed:
 async function sendOne(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof smtpTransport>>): Promise<Outcome> {
   const gone = reasonGone(ctx, ctx.db, m.entityId, m.ref);
   if (gone) return dropMail(ctx, m, gone);
-  const route = routeOf(ctx, m.entityId, m.headers, smtp !== null);
-  if (!route) {
-    ctx.db.update(mailOutbox).set({ nextAttemptAt: later(ctx, NO_ROUTE_WAIT_MS) }).where(eq(mailOutbox.id, m.id)).run();
-    return 'waiting';
-  }
+  const route = routeOf(ctx, m.entityId, m.headers, smtp !== null)!;
   const relay = hostedMailRelay(ctx);
   if (route === 'hosted' && !relay!.caughtUp(ctx, m.entityId)) {
     ctx.db.update(mailOutbox).set({ nextAttemptAt: later(ctx, CATCH_UP_WAIT_MS) }).where(eq(mailOutbox.id, m.id)).run();
