@@ -136,9 +136,14 @@ async function sendOne(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof
   try {
     const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
     if (route === 'hosted') {
-      const answer = await relay!.send(ctx, { id: m.id, entityId: m.entityId, to: m.to, subject: m.subject, text: body.text, html: body.html, ref: m.ref, headers: m.headers, purposeKey: m.purposeKey });
-      if (answer.status === 'dropped') return dropMail(ctx, m, answer.reason ?? 'The hosted instance did not send it');
-      return markSent(ctx, m, 'hosted', null);
+      try {
+        const answer = await relay!.send(ctx, { id: m.id, entityId: m.entityId, to: m.to, subject: m.subject, text: body.text, html: body.html, ref: m.ref, headers: m.headers, purposeKey: m.purposeKey });
+        if (answer.status === 'dropped') return dropMail(ctx, m, answer.reason ?? 'The hosted instance did not send it');
+        return markSent(ctx, m, 'hosted', null);
+      } catch (err) {
+        // A hosted instance without SMTP of its own (503) cannot send: this device's SMTP does, when it has one.
+        if (!(smtp && (err as { status?: number }).status === 503)) throw err;
+      }
     }
     const info = (await smtp!.transport.sendMail({ ...envelopeOf(smtp!.from, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } })) as { messageId?: string };
     return markSent(ctx, m, 'smtp', info.messageId ?? null);
