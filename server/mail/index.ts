@@ -4,7 +4,7 @@ import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
 
 // What other modules use of mail: queue in their transaction, re-queue, and read retry errors.
-export { queueMail, requeueMail, retryErrors, mailRouteOf, type MailInput } from './mail.js';
+export { queueMail, requeueMail, retryErrors, mailRouteOf, dropQueuedMail, type MailInput } from './mail.js';
 export { registerHostedMailRelay, registerMailReasonCheck, type HostedMailRelay, type RelayedMail, type RelayAnswer } from './routing.js';
 export type { MailHeaders } from './tables.js';
 

@@ -74,6 +74,17 @@ export function requeueMail(tx: Db, ctx: Context, entityId: string, mailId: stri
   return res.changes > 0;
 }
 
+/**
+ * Drops, in the caller's transaction, the still-queued mails of the entity whose `ref` has the
+ * given kind and fields (a request's invitations when it is cancelled); how many.
+ */
+export function dropQueuedMail(tx: Db, entityId: string, ref: { kind: string } & Record<string, string>, reason: string): number {
+  const queued = tx.select({ id: mailOutbox.id, ref: mailOutbox.ref }).from(mailOutbox).where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.status, 'queued'))).all();
+  const matching = queued.filter((m) => Object.entries(ref).every(([k, v]) => m.ref[k] === v)).map((m) => m.id);
+  if (matching.length > 0) tx.update(mailOutbox).set({ status: 'dropped', dropReason: reason }).where(inArray(mailOutbox.id, matching)).run();
+  return matching.length;
+}
+
 /** The last delivery error of mails still being retried, by id (for showing why a mail waits). */
 export function retryErrors(ctx: Context, entityId: string, mailIds: string[]): Map<string, string> {
   if (mailIds.length === 0) return new Map();
