@@ -7,7 +7,7 @@ import { appendAudit, verifyAuditChain } from './audit.js';
 import { getSigningCertificate } from './certificate.js';
 import { findDocument } from './documents.js';
 import { fieldsOf } from './fields.js';
-import { queueCompletedMail, queueOwnerMail } from './notify.js';
+import { queueCompletedMails, queueOwnerMail } from './notify.js';
 import { findRequest, signersOf, type RequestMeta } from './requests.js';
 import { buildSealedPdf } from './seal.js';
 import { fileSignedCopy } from './signed-copy.js';
@@ -48,7 +48,8 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
     ctx.events.record(tx, { entityId, type: 'signature_request.completed', data: { requestId, title: r.title, documentId: r.documentId, signedSha256: blob.sha256, completedAt: now } });
     const completed = { ...current, status: 'completed' as const, completedAt: now };
     // Signed through the hosted instance's public pages: it mails everyone their signed copy once this completion reaches it.
-    if (!current.publicSigning) for (const s of all) queueCompletedMail(tx, ctx, completed, s);
-    queueOwnerMail(tx, ctx, completed, 'completed', '');
+    if (!current.publicSigning) queueCompletedMails(tx, ctx, completed, all);
+    // The creator who is also a recipient gets that "Completed" mail only (one per person).
+    queueOwnerMail(tx, ctx, completed, 'completed', '', all.map((s) => s.email));
   });
 }

@@ -6,6 +6,8 @@ import { documentsModuleRoutes } from './routes.js';
 import { expireOverdueRequests } from './transitions.js';
 import { completeSignedRequests } from './complete-signed.js';
 import { reactToHostedSigning } from './hosted-signing.js';
+import { signingMailReasonGone } from './mail-reason.js';
+import { registerMailReasonCheck } from '../mail/index.js';
 
 export const documentsModule: Module = {
   name: 'documents',
@@ -24,6 +26,7 @@ export const documentsModule: Module = {
   },
   onHostedChanges: reactToHostedSigning,
   start(ctx) {
+    registerMailReasonCheck(ctx, signingMailReasonGone);
     ctx.events.registerConsumer('documents.mail-audit', recordMailResults(ctx));
     ctx.loops.add('documents.expire', 60_000, () => void expireOverdueRequests(ctx));
     ctx.loops.add('documents.reminders', 15 * 60_000, () => void runAutoReminders(ctx));

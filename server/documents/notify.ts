@@ -55,11 +55,22 @@ export function signedCopyMailContent(r: Pick<RequestRow, 'title'>, s: Pick<Sign
   return { subject: `Completed: "${r.title}"`, text: text(lines), html: html(lines) };
 }
 
-/** Every recipient (cc included) learns the request is complete and can download the sealed PDF. */
-export function queueCompletedMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
-  const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
-  const link = { url: linkOf(tx, ctx, r, s), label: 'Download the signed document' };
-  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id } });
+/**
+ * The one "Completed" mail a person gets for a request, whoever queues it (a signer's copy, the
+ * creator's notice) and on whichever device: the hosted instance sends one mail per key.
+ */
+export const completedPurpose = (requestId: string, email: string) => `completed:${requestId}:${email.toLowerCase()}`;
+
+/** Every recipient (cc included) learns the request is complete and can download the sealed PDF; once per address. */
+export function queueCompletedMails(tx: Db, ctx: Context, r: RequestRow, all: SignerRow[]): void {
+  const seen = new Set<string>();
+  for (const s of all) {
+    if (seen.has(s.email.toLowerCase())) continue;
+    seen.add(s.email.toLowerCase());
+    const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
+    const link = { url: linkOf(tx, ctx, r, s), label: 'Download the signed document' };
+    queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id }, purposeKey: completedPurpose(r.id, s.email) });
+  }
 }
 
 export function queueCancelledMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
@@ -74,8 +85,13 @@ const OWNER_TEXT = {
   expired: { title: 'Expired', subject: 'Expired', line: 'expired before everyone signed.' },
 } as const;
 
-export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof typeof OWNER_TEXT, detail: string): void {
+/**
+ * `alsoCompletedTo`: the addresses that get the request's "Completed" mail as recipients (its
+ * signers): the creator among them gets that one, not a second "Completed" notice.
+ */
+export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof typeof OWNER_TEXT, detail: string, alsoCompletedTo: string[] = []): void {
   const t = OWNER_TEXT[event];
+  const recipientsToo = new Set(alsoCompletedTo.map((e) => e.toLowerCase()));
   const members = listMembers(ctx, r.entityId);
   const creator = members.find((m) => m.userId === r.createdBy);
   const recipients = creator ? [creator] : members.filter((m) => m.role === 'owner');
@@ -88,7 +104,10 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof
       body: detail || null,
       link: `/documents/requests/${r.id}`,
     });
+    if (event === 'completed' && recipientsToo.has(m.email.toLowerCase())) continue;
     const lines = [`Hello ${m.name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
-    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } });
+    // Every owner's device reacts to a signature on the hosted pages: one mail per purpose and person.
+    const purposeKey = event === 'completed' ? completedPurpose(r.id, m.email) : `owner_${event}:${r.id}:${m.email.toLowerCase()}`;
+    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id }, purposeKey });
   }
 }

@@ -4,6 +4,7 @@ import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
+import { mailRouteOf } from '../mail/index.js';
 import { queueSigningMail } from './notify.js';
 import { signerTokenHere } from './signers.js';
 import { assertStatus, getVisibleRequest, signersOf, signersWhoseTurn, type RequestMeta, type RequestRow, type SignerRow } from './requests.js';
@@ -30,7 +31,7 @@ export function remindSignatureRequest(ctx: Context, entityId: string, accessor:
   assertStatus(r, ['sent'], 'send reminders');
   const targets = signersWhoseTurn(r, signersOf(ctx.db, entityId, requestId));
   ctx.db.transaction((tx) => remind(tx, ctx, r, targets, false, meta));
-  return { reminded: targets.map((s) => ({ signerId: s.id, name: s.name, email: s.email })), mailConfigured: Boolean(ctx.config.smtpUrl) };
+  return { reminded: targets.map((s) => ({ signerId: s.id, name: s.name, email: s.email })), mailConfigured: mailRouteOf(ctx, entityId) !== null };
 }
 
 /**

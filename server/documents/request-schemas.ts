@@ -183,7 +183,7 @@ export const removeFieldsBody = z
 
 export const remindResponse = z.object({
   reminded: z.array(z.object({ signerId: z.uuid(), name: z.string(), email: z.string() })),
-  mailConfigured: z.boolean().meta({ description: 'false: the reminders are queued until SMTP is configured' }),
+  mailConfigured: z.boolean().meta({ description: 'false: the reminders are queued until this device has an SMTP server or the business is linked to a hosted instance' }),
 });
 
 export const verifyResponse = z

@@ -7,6 +7,7 @@ import type { Accessor } from '../folders/access.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
 import { fieldsOf } from './fields.js';
 import { finalizeRequest } from './finalize.js';
+import { dropQueuedMail } from '../mail/index.js';
 import { queueCancelledMail, queueOwnerMail, queueSigningMail } from './notify.js';
 import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestMeta, type RequestRow } from './requests.js';
 import { signatureRequests, signers } from './tables.js';
@@ -52,8 +53,14 @@ export function cancelSignatureRequest(ctx: Context, entityId: string, accessor:
   const now = nowIso(ctx);
   ctx.db.transaction((tx) => {
     tx.update(signatureRequests).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    // Whoever was already invited and has not acted is told not to bother.
-    for (const s of signersOf(tx, entityId, requestId)) if (s.sentAt && s.status === 'pending') queueCancelledMail(tx, ctx, r, s);
+    // Whoever was already invited and has not acted is told not to bother; an invitation still
+    // waiting in this device's queue is dropped instead, and its signer, never asked, is not told.
+    for (const s of signersOf(tx, entityId, requestId)) {
+      if (!s.sentAt || s.status !== 'pending') continue;
+      const neverAsked = dropQueuedMail(tx, entityId, { kind: 'signing_invite', requestId, signerId: s.id }, 'The request was cancelled meanwhile') > 0;
+      dropQueuedMail(tx, entityId, { kind: 'signing_reminder', requestId, signerId: s.id }, 'The request was cancelled meanwhile');
+      if (!neverAsked) queueCancelledMail(tx, ctx, r, s);
+    }
     appendAudit(tx, ctx, { entityId, requestId, type: 'cancelled', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { from: r.status } });
     ctx.events.record(tx, { entityId, type: 'signature_request.cancelled', data: { requestId, title: r.title, from: r.status } });
   });

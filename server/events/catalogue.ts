@@ -30,7 +30,7 @@ export const EVENT_CATALOGUE: EventTypeInfo[] = [
   { type: 'signature_request.declined', description: 'A signer declined; the request is closed. data: { requestId, title, signerId, name, email, reason }' },
   { type: 'signature_request.expired', description: 'The due date passed before everyone signed. data: { requestId, title, dueDate }' },
   { type: 'signer.signed', description: 'One signer signed (or approved / acknowledged). data: { requestId, signerId, name, email, role, signedAt }' },
-  { type: 'mail.sent', description: 'An e-mail was delivered to the SMTP server. data: { mailId, to, subject, ref }' },
+  { type: 'mail.sent', description: "An e-mail was delivered to this device's SMTP server or handed to the hosted instance, which sends it (`via`: smtp | hosted). data: { mailId, to, subject, ref, via }" },
   { type: 'mail.failed', description: 'An e-mail could not be delivered after all retries. data: { mailId, to, subject, ref, error }' },
 ];
 

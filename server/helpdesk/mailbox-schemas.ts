@@ -65,7 +65,7 @@ export const mailboxSchema = z
         nextAttemptAt: z.string().nullable(),
       })
       .meta({ description: 'Incoming mail on this device (the mailbox is connected on one install).' }),
-    outgoing: z.object({ configured: z.boolean().meta({ description: 'Whether the server has SMTP configured (--smtp-url / BUREAU_SMTP_URL).' }) }),
+    outgoing: z.object({ configured: z.boolean().meta({ description: 'Whether replies can go out: this device has an SMTP server (Settings → E-mail, or --smtp-url), or the business is linked and the hosted instance sends them.' }) }),
   })
   .meta({ id: 'HelpdeskMailbox' });
 

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { BadRequestError } from '../http/errors.js';
+import { mailRouteOf } from '../mail/index.js';
 import { helpdeskMailboxImap, helpdeskMailboxes } from './tables.js';
 import { checkImap, describeImapError, MailboxTestError, type ImapSettings } from './imap.js';
 import type { PutMailboxInput, TestMailboxInput } from './mailbox-schemas.js';
@@ -32,7 +33,7 @@ export function getMailbox(ctx: Context, entityId: string) {
     incoming: imap
       ? { state: imap.state, lastCheckedAt: imap.lastCheckedAt, lastError: imap.lastError, nextAttemptAt: imap.nextAttemptAt }
       : { state: 'off' as const, lastCheckedAt: null, lastError: null, nextAttemptAt: null },
-    outgoing: { configured: Boolean(ctx.config.smtpUrl) },
+    outgoing: { configured: box?.address ? mailRouteOf(ctx, entityId, { from: { name: box.displayName, address: box.address } }) !== null : mailRouteOf(ctx, entityId) !== null },
   };
 }
 

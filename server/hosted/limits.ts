@@ -31,6 +31,10 @@ export interface HostedLimits {
   relay: RateLimitRule;
   /** Relay quotes and job progress per IP. */
   relayStatus: RateLimitRule;
+  /** Mail a device hands over (`POST /sync/v1/mail`), per device. */
+  mail: RateLimitRule;
+  /** Mail handed over per entity in a rolling window, all its devices together (counted in the database). */
+  mailQuota: RateLimitRule;
 }
 
 const perMinute = (limit: number, what: string): RateLimitRule => ({ limit, windowMs: 60_000, message: `Too many ${what} from this device; try again shortly` });
@@ -49,4 +53,6 @@ export const DEFAULT_LIMITS: HostedLimits = {
   signingPage: { limit: 300, windowMs: 60_000, message: 'Too many signing-page requests from this address; try again shortly' },
   relay: { limit: 20, windowMs: 60_000, message: 'Too many relay requests; try again later' },
   relayStatus: { limit: 240, windowMs: 60_000, message: 'Too many relay quote or job requests from this address; try again shortly' },
+  mail: perMinute(60, 'e-mails'),
+  mailQuota: { limit: 2000, windowMs: 24 * 60 * 60_000, message: "This business has sent as many e-mails through this instance as it may in a day; the rest wait" },
 };

@@ -37,6 +37,7 @@ import { getBlob, hasBlob, putBlob } from './blobs.js';
 import { receiveBlobBody, sendBlob } from './blob-http.js';
 import { relayEndpoints } from './relay-routes.js';
 import { signingEndpoints } from './signing-routes.js';
+import { mailEndpoints } from './mail-routes.js';
 import { ForbiddenError, HttpError } from '../http/errors.js';
 import { isConfirmationSent } from './accounts.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
@@ -239,6 +240,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
     ),
     ...relayEndpoints(h, limits),
     ...signingEndpoints(h, limits),
+    ...mailEndpoints(h, limits),
   ];
   let document: ReturnType<typeof hostedOpenApi> | null = null;
   endpoints.push(

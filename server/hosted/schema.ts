@@ -224,7 +224,8 @@ export const hostedMail = pgTable(
     kind: text('kind', { enum: ['signing_invite', 'signing_reminder', 'signed_copy'] }).notNull(),
     requestId: text('request_id').notNull(),
     signerId: text('signer_id').notNull(),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] }).notNull(),
+    /** `dropped`: not sent, its reason gone (the request or signer moved on); `last_error` says why. */
+    status: text('status', { enum: ['queued', 'sent', 'failed', 'dropped'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at').notNull(),
     lastError: text('last_error'),
@@ -233,6 +234,46 @@ export const hostedMail = pgTable(
     createdAt: at('created_at').notNull(),
   },
   (t) => [uniqueIndex('hosted_mail_dedupe_idx').on(t.entityId, t.dedupeKey), index('hosted_mail_queue_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/**
+ * Mail a device handed over to send (`POST /sync/v1/mail`): a linked device needs no SMTP server
+ * of its own. Idempotent by the device's mail id; one mail per `purpose_key` in an entity (a
+ * request's "Completed" to one person, whichever device queued it). The body is kept only until
+ * the mail is sent, dropped or given up (then set to null).
+ */
+export const relayedMail = pgTable(
+  'relayed_mail',
+  {
+    id: uuid('id').primaryKey(),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id').notNull(),
+    /** The device's own id of the mail. */
+    mailId: uuid('mail_id').notNull(),
+    purposeKey: text('purpose_key'),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    /** `{ text, html, headers }` until sent; null after. */
+    body: jsonb('body').$type<{ text: string; html: string; headers: { fromName?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[] } | null } | null>(),
+    ref: jsonb('ref').notNull().$type<Record<string, string>>(),
+    status: text('status', { enum: ['queued', 'sent', 'failed', 'dropped'] }).notNull(),
+    /** Why it was dropped or given up. */
+    reason: text('reason'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    messageId: text('message_id'),
+    sentAt: at('sent_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('relayed_mail_mail_idx').on(t.entityId, t.mailId),
+    uniqueIndex('relayed_mail_purpose_idx').on(t.entityId, t.purposeKey),
+    index('relayed_mail_queue_idx').on(t.status, t.nextAttemptAt),
+    index('relayed_mail_quota_idx').on(t.entityId, t.createdAt),
+  ],
 );
 
 /**

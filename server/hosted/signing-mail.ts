@@ -1,6 +1,7 @@
 // Mail the hosted instance sends for an entity while its devices may be offline: the next
 // signer's invitation (sequential order) and, once a device's completion arrives, everyone's
-// signed copy. Queued in the transaction that makes it due (a push, a signature), sent by a loop
+// signed copy; and, through the same loop and transport, the mail devices hand over
+// (`relayed-mail.ts`). Queued in the transaction that makes it due (a push, a signature), sent by a loop
 // with bounded retries; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
 import crypto from 'node:crypto';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
@@ -20,6 +21,7 @@ import { asRow, auditChanges, loadRequest } from './signing.js';
 import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
 import { AUTO_REMIND } from '../documents/request-schemas.js';
 import { entities, hostedMail, rows } from './schema.js';
+import { sendDueRelayedMail } from './relayed-mail.js';
 import type { HostedTx } from './store.js';
 
 export const MAX_HOSTED_MAIL_ATTEMPTS = 8;
@@ -88,7 +90,7 @@ export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; fr
   // One pass at a time; a pass asked for while one runs follows it, so it sees what was queued before it was asked for.
   const sendDue = async (): Promise<{ sent: number; failed: number }> => {
     while (running) await running.catch(() => undefined);
-    running = sendDueMail(h, { transport: transportOf, from: opts.from, publicUrl: opts.publicUrl }).finally(() => (running = null));
+    running = sendDueBoth(h, { transport: transportOf, from: opts.from, publicUrl: opts.publicUrl }).finally(() => (running = null));
     return running;
   };
   // The timer's passes do not queue up behind a slow one (an SMTP server that hangs): the next tick comes.
@@ -120,6 +122,15 @@ export function startHostedMailer(h: HostedContext, opts: { smtpUrl?: string; fr
   };
 }
 
+/** This instance's own mail, then what devices handed over (`relayed-mail.ts`). */
+async function sendDueBoth(h: HostedContext, opts: { transport: () => Promise<Transporter | null>; from: string; publicUrl?: string }): Promise<{ sent: number; failed: number }> {
+  const own = await sendDueMail(h, opts);
+  const transport = await opts.transport();
+  if (!transport) return own;
+  const relayed = await sendDueRelayedMail(h, transport, opts.from);
+  return { sent: own.sent + relayed.sent, failed: own.failed + relayed.failed };
+}
+
 async function sendDueMail(h: HostedContext, opts: { transport: () => Promise<Transporter | null>; from: string; publicUrl?: string }): Promise<{ sent: number; failed: number }> {
   const transport = await opts.transport();
   if (!transport) return { sent: 0, failed: 0 };
@@ -142,7 +153,7 @@ async function sendDueMail(h: HostedContext, opts: { transport: () => Promise<Tr
     try {
       const message = m.kind === 'signed_copy' ? await signedCopyMessage(h, m) : await linkMessage(h, m, opts.publicUrl);
       if (!message) {
-        await h.store.db.update(hostedMail).set({ status: 'failed', lastError: 'Not needed any more: the request or signer moved on' }).where(eq(hostedMail.id, m.id));
+        await h.store.db.update(hostedMail).set({ status: 'dropped', lastError: 'Not needed any more: the request or signer moved on' }).where(eq(hostedMail.id, m.id));
         continue;
       }
       const info = await transport.sendMail({ from: opts.from, messageId: `<${m.id}@bureau.hosted>`, ...message, headers: { 'X-Bureau-Mail-Id': m.id } });

@@ -4,13 +4,17 @@ import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
 
 // What other modules use of mail: queue in their transaction, re-queue, and read retry errors.
-export { queueMail, requeueMail, retryErrors, type MailInput } from './mail.js';
+export { queueMail, requeueMail, retryErrors, mailRouteOf, dropQueuedMail, type MailInput } from './mail.js';
+export { registerHostedMailRelay, registerMailReasonCheck, type HostedMailRelay, type RelayedMail, type RelayAnswer } from './routing.js';
 export type { MailHeaders } from './tables.js';
 
 export const mailModule: Module = {
   name: 'mail',
   routes: mailRoutes,
-  sync: { mail_outbox: local('mail is sent by the device where the change began') },
+  sync: {
+    mail_outbox: local('mail is sent by the device where the change began'),
+    mail_settings: local("this install's own SMTP server"),
+  },
   start(ctx) {
     ctx.loops.add('mail.send', 5_000, async () => void (await sendDueMail(ctx)));
   },

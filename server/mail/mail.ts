@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, inArray, lte } from 'drizzle-orm';
-import type { Transporter } from 'nodemailer';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
+import { hostedMailRelay, reasonGone, routeOf } from './routing.js';
+import { getSmtpSettings, smtpTransport } from './smtp-settings.js';
 import { mailOutbox, type MailHeaders } from './tables.js';
 
 /** Attempts before a message is given up as failed; backoff 1, 2, 4 … minutes, at most 1 h. */
@@ -18,6 +19,11 @@ export interface MailInput {
   ref: Record<string, string>;
   /** From and threading headers (helpdesk replies); absent, the mail goes out from `mailFrom`. */
   headers?: MailHeaders;
+  /**
+   * One mail per purpose across this entity's devices (e.g. `completed:<request>:<address>`):
+   * through the hosted instance, the second mail under a key is dropped rather than sent.
+   */
+  purposeKey?: string;
 }
 
 /** Queues a message in the caller's transaction; the mail loop sends it after commit. */
@@ -33,6 +39,7 @@ export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
       bodySealed: ctx.secrets.seal(JSON.stringify({ text: input.text, html: input.html })),
       ref: input.ref,
       headers: input.headers ?? null,
+      purposeKey: input.purposeKey ?? null,
       status: 'queued',
       attempts: 0,
       nextAttemptAt: now,
@@ -42,26 +49,12 @@ export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
   return id;
 }
 
-const transports = new WeakMap<Context, Transporter>();
-
-async function transportOf(ctx: Context): Promise<Transporter | null> {
-  if (!ctx.config.smtpUrl) return null;
-  let t = transports.get(ctx);
-  if (!t) {
-    // nodemailer loads with the first mail sent, not at start.
-    const { default: nodemailer } = await import('nodemailer');
-    t = transports.get(ctx) ?? nodemailer.createTransport(ctx.config.smtpUrl);
-    transports.set(ctx, t);
-  }
-  return t;
-}
-
 const bracket = (id: string) => `<${id}>`;
 
 /** The sender and threading headers of a queued mail, as nodemailer takes them. */
-function envelopeOf(ctx: Context, h: MailHeaders | null) {
+function envelopeOf(defaultFrom: string | { name: string; address: string }, h: MailHeaders | null) {
   return {
-    from: h?.from ? { name: h.from.name ?? '', address: h.from.address } : ctx.config.mailFrom,
+    from: h?.from ? { name: h.from.name ?? '', address: h.from.address } : defaultFrom,
     ...(h?.messageId ? { messageId: bracket(h.messageId) } : {}),
     ...(h?.inReplyTo ? { inReplyTo: bracket(h.inReplyTo) } : {}),
     ...(h?.references?.length ? { references: h.references.map(bracket) } : {}),
@@ -75,10 +68,21 @@ function envelopeOf(ctx: Context, h: MailHeaders | null) {
 export function requeueMail(tx: Db, ctx: Context, entityId: string, mailId: string, to: string): boolean {
   const res = tx
     .update(mailOutbox)
-    .set({ to, status: 'queued', attempts: 0, lastError: null, sentAt: null, nextAttemptAt: nowIso(ctx) })
+    .set({ to, status: 'queued', attempts: 0, lastError: null, sentAt: null, via: null, dropReason: null, nextAttemptAt: nowIso(ctx) })
     .where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.id, mailId)))
     .run();
   return res.changes > 0;
+}
+
+/**
+ * Drops, in the caller's transaction, the still-queued mails of the entity whose `ref` has the
+ * given kind and fields (a request's invitations when it is cancelled); how many.
+ */
+export function dropQueuedMail(tx: Db, entityId: string, ref: { kind: string } & Record<string, string>, reason: string): number {
+  const queued = tx.select({ id: mailOutbox.id, ref: mailOutbox.ref }).from(mailOutbox).where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.status, 'queued'))).all();
+  const matching = queued.filter((m) => Object.entries(ref).every(([k, v]) => m.ref[k] === v)).map((m) => m.id);
+  if (matching.length > 0) tx.update(mailOutbox).set({ status: 'dropped', dropReason: reason }).where(inArray(mailOutbox.id, matching)).run();
+  return matching.length;
 }
 
 /** The last delivery error of mails still being retried, by id (for showing why a mail waits). */
@@ -96,46 +100,112 @@ function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 60_000 * 2 ** (attempts - 1));
 }
 
-/** Sends what is due. Without SMTP configured nothing is attempted: mail stays queued. */
-export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed: number }> {
-  const transport = await transportOf(ctx);
-  if (!transport) return { sent: 0, failed: 0 };
+type MailRow = typeof mailOutbox.$inferSelect;
+type Outcome = 'sent' | 'failed' | 'dropped' | 'waiting';
+
+/** A mail waiting for this device's changes to reach the hosted instance: the next sync cycle is near. */
+const CATCH_UP_WAIT_MS = 2_000;
+
+const later = (ctx: Context, ms: number) => new Date(ctx.clock.now().getTime() + ms).toISOString();
+
+/**
+ * Sends what is due: through this install's SMTP server or the hosted instance (`routeOf`).
+ * Mail whose reason is gone is dropped; mail with nowhere to go stays queued (the status says why).
+ */
+export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed: number; dropped: number }> {
+  const counts = { sent: 0, failed: 0, dropped: 0 };
+  const now = nowIso(ctx);
+  const waiting = ctx.db.selectDistinct({ entityId: mailOutbox.entityId }).from(mailOutbox).where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now))).all();
+  if (waiting.length === 0) return counts;
+  const smtp = await smtpTransport(ctx);
+  // Mail of an entity with nowhere to go is not looked at (it keeps its place): the others' goes out.
+  const routable = waiting.map((w) => w.entityId).filter((e) => routeOf(ctx, e, null, smtp !== null) !== null);
+  if (routable.length === 0) return counts;
   const due = ctx.db
     .select()
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, nowIso(ctx))))
+    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now), inArray(mailOutbox.entityId, routable)))
     .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
     .limit(BATCH)
     .all();
-  let sent = 0;
-  let failed = 0;
   for (const m of due) {
-    try {
-      const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
-      const info = await transport.sendMail({ ...envelopeOf(ctx, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } });
-      ctx.db.transaction((tx) => {
-        tx.update(mailOutbox).set({ status: 'sent', attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId: info.messageId ?? null, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
-        ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref } });
-      });
-      sent++;
-    } catch (err) {
-      const attempts = m.attempts + 1;
-      const message = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
-      const giveUp = attempts >= MAX_MAIL_ATTEMPTS;
-      ctx.db.transaction((tx) => {
-        tx.update(mailOutbox)
-          .set({ attempts, lastError: message, status: giveUp ? 'failed' : 'queued', nextAttemptAt: new Date(ctx.clock.now().getTime() + backoffMs(attempts)).toISOString() })
-          .where(eq(mailOutbox.id, m.id))
-          .run();
-        if (giveUp) ctx.events.record(tx, { entityId: m.entityId, type: 'mail.failed', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, error: message } });
-      });
-      ctx.log.warn({ mailId: m.id, attempts, giveUp }, 'mail delivery failed');
-      failed++;
-    }
+    const outcome = await sendOne(ctx, m, smtp);
+    if (outcome !== 'waiting') counts[outcome]++;
   }
-  return { sent, failed };
+  return counts;
 }
 
+async function sendOne(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof smtpTransport>>): Promise<Outcome> {
+  const gone = reasonGone(ctx, ctx.db, m.entityId, m.ref);
+  if (gone) return dropMail(ctx, m, gone);
+  const route = routeOf(ctx, m.entityId, m.headers, smtp !== null)!;
+  const relay = hostedMailRelay(ctx);
+  if (route === 'hosted' && !relay!.caughtUp(ctx, m.entityId)) {
+    ctx.db.update(mailOutbox).set({ nextAttemptAt: later(ctx, CATCH_UP_WAIT_MS) }).where(eq(mailOutbox.id, m.id)).run();
+    return 'waiting';
+  }
+  try {
+    const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
+    if (route === 'hosted') {
+      try {
+        const answer = await relay!.send(ctx, { id: m.id, entityId: m.entityId, to: m.to, subject: m.subject, text: body.text, html: body.html, ref: m.ref, headers: m.headers, purposeKey: m.purposeKey });
+        if (answer.status === 'dropped') return dropMail(ctx, m, answer.reason ?? 'The hosted instance did not send it');
+        return markSent(ctx, m, 'hosted', null);
+      } catch (err) {
+        // A hosted instance without SMTP of its own (503) cannot send: this device's SMTP does, when it has one.
+        if (!(smtp && (err as { status?: number }).status === 503)) throw err;
+      }
+    }
+    const info = (await smtp!.transport.sendMail({ ...envelopeOf(smtp!.from, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } })) as { messageId?: string };
+    return markSent(ctx, m, 'smtp', info.messageId ?? null);
+  } catch (err) {
+    return markFailedAttempt(ctx, m, err);
+  }
+}
+
+function markSent(ctx: Context, m: MailRow, via: 'smtp' | 'hosted', messageId: string | null): Outcome {
+  ctx.db.transaction((tx) => {
+    tx.update(mailOutbox).set({ status: 'sent', via, attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
+    ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, via } });
+  });
+  return 'sent';
+}
+
+function dropMail(ctx: Context, m: MailRow, reason: string): Outcome {
+  ctx.db.update(mailOutbox).set({ status: 'dropped', dropReason: reason.slice(0, 300) }).where(eq(mailOutbox.id, m.id)).run();
+  ctx.log.info({ mailId: m.id, kind: m.ref.kind }, 'queued mail dropped: its reason is gone');
+  return 'dropped';
+}
+
+/** Refusals no retry can change (bad input, too large): the mail fails at once. */
+const PERMANENT = new Set([400, 413]);
+
+function markFailedAttempt(ctx: Context, m: MailRow, err: unknown): Outcome {
+  const attempts = m.attempts + 1;
+  const message = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
+  const { status, retryAfterSeconds } = err as { status?: number; retryAfterSeconds?: number | null };
+  const giveUp = attempts >= MAX_MAIL_ATTEMPTS || (status !== undefined && PERMANENT.has(status));
+  const wait = Math.max(backoffMs(attempts), (retryAfterSeconds ?? 0) * 1000);
+  ctx.db.transaction((tx) => {
+    tx.update(mailOutbox)
+      .set({ attempts, lastError: message, status: giveUp ? 'failed' : 'queued', nextAttemptAt: later(ctx, wait) })
+      .where(eq(mailOutbox.id, m.id))
+      .run();
+    if (giveUp) ctx.events.record(tx, { entityId: m.entityId, type: 'mail.failed', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, error: message } });
+  });
+  ctx.log.warn({ mailId: m.id, attempts, giveUp }, 'mail delivery failed');
+  return 'failed';
+}
+
+/** Where the entity's mail (with these headers) would go now, or null: it would wait. */
+export function mailRouteOf(ctx: Context, entityId: string, headers: MailHeaders | null = null): 'smtp' | 'hosted' | null {
+  return routeOf(ctx, entityId, headers, getSmtpSettings(ctx).source !== null);
+}
+
+/**
+ * The entity's outgoing mail, told honestly: where it goes (this install's SMTP, the hosted
+ * instance, or nowhere yet), how many wait and why.
+ */
 export function mailStatus(ctx: Context, entityId: string) {
   const counts = ctx.db.select({ status: mailOutbox.status, n: count() }).from(mailOutbox).where(eq(mailOutbox.entityId, entityId)).groupBy(mailOutbox.status).all();
   const by = Object.fromEntries(counts.map((c) => [c.status, c.n])) as Record<string, number>;
@@ -147,12 +217,17 @@ export function mailStatus(ctx: Context, entityId: string) {
       .orderBy(asc(mailOutbox.nextAttemptAt))
       .limit(1)
       .get()?.lastError ?? null;
-  return { configured: Boolean(ctx.config.smtpUrl), queued: by.queued ?? 0, sent: by.sent ?? 0, failed: by.failed ?? 0, lastError };
+  const smtp = getSmtpSettings(ctx).source;
+  const linked = hostedMailRelay(ctx)?.linked(ctx, entityId) ?? false;
+  const route = routeOf(ctx, entityId, null, smtp !== null);
+  const queued = by.queued ?? 0;
+  const waitingReason = queued === 0 ? null : !route ? 'No SMTP server is set on this device and the business is not linked to a hosted instance: mail waits until one of them is.' : lastError;
+  return { configured: route !== null, route, smtp, linked, queued, sent: by.sent ?? 0, failed: by.failed ?? 0, dropped: by.dropped ?? 0, lastError, waitingReason };
 }
 
 export function listMail(ctx: Context, entityId: string, limit: number) {
   return ctx.db
-    .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, status: mailOutbox.status, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError, ref: mailOutbox.ref, createdAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt, nextAttemptAt: mailOutbox.nextAttemptAt })
+    .select({ id: mailOutbox.id, to: mailOutbox.to, subject: mailOutbox.subject, status: mailOutbox.status, via: mailOutbox.via, dropReason: mailOutbox.dropReason, attempts: mailOutbox.attempts, lastError: mailOutbox.lastError, ref: mailOutbox.ref, createdAt: mailOutbox.createdAt, sentAt: mailOutbox.sentAt, nextAttemptAt: mailOutbox.nextAttemptAt })
     .from(mailOutbox)
     .where(eq(mailOutbox.entityId, entityId))
     .orderBy(desc(mailOutbox.id))

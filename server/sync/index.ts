@@ -1,5 +1,7 @@
 import type { Module } from '../modules.js';
+import { registerHostedMailRelay } from '../mail/index.js';
 import { startSyncEngine } from './engine.js';
+import { hostedMailRelay } from './mail-relay.js';
 import { stopLive } from './live.js';
 import { local } from './policy.js';
 import { syncRoutes } from './routes.js';
@@ -7,7 +9,10 @@ import { syncRoutes } from './routes.js';
 export const syncModule: Module = {
   name: 'sync',
   routes: syncRoutes,
-  start: (ctx) => void startSyncEngine(ctx),
+  start: (ctx) => {
+    startSyncEngine(ctx);
+    registerHostedMailRelay(ctx, hostedMailRelay);
+  },
   stop: (ctx) => stopLive(ctx),
   sync: {
     sync_links: local('this device and its token'),

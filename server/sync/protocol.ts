@@ -196,3 +196,35 @@ export type HostedInfo = z.infer<typeof hostedInfo>;
 
 /** A device token swapped for a new one: the old one stops working at once. */
 export const rotatedToken = z.object({ serverTime: z.string(), deviceId: z.uuid(), deviceToken: z.string() });
+
+/** One message a device hands the hosted instance to send (`POST /sync/v1/mail`): one recipient. */
+export const MAX_MAIL_BODY_BYTES = 256 * 1024;
+/** The request body limit of `POST /sync/v1/mail` (text and HTML together, JSON-escaped). */
+export const MAX_MAIL_REQUEST_BYTES = 768 * 1024;
+const purposeKey = safeText().min(1).max(400).regex(/^\S+$/, 'must have no spaces');
+const headerText = safeText().max(998).regex(/^[^\r\n]*$/, 'must be one line');
+const messageIdText = z.string().max(500).regex(/^[^\s<>]+$/, 'must be a message id without angle brackets');
+export const relayMailBody = z.strictObject({
+  id: z.uuid('must be a UUID').meta({ description: 'The device mail id: a retry with the same id never sends twice' }),
+  to: z.email('must be an e-mail address').max(254).refine(isSafeText, UNSAFE_TEXT_MESSAGE).transform((e) => e.toLowerCase()).meta({ description: 'One recipient, an address the entity knows (a member, a signer of one of its requests, a ticket contact)' }),
+  subject: headerText.min(1).max(300),
+  text: safeText().max(MAX_MAIL_BODY_BYTES),
+  html: safeText().max(MAX_MAIL_BODY_BYTES),
+  ref: z.record(z.string().max(40), safeText().max(200)).refine((r) => Object.keys(r).length <= 12, 'at most 12 keys').meta({ description: 'What the mail is about, e.g. `{kind: "signing_invite", requestId, signerId}`' }),
+  purposeKey: purposeKey.optional().meta({ description: 'One mail per purpose in the entity (e.g. `completed:<request>:<address>`): a second one under the key is dropped' }),
+  headers: z
+    .strictObject({
+      fromName: headerText.max(100).optional().meta({ description: "The sender's name (a helpdesk mailbox); the address is the instance's own" }),
+      replyTo: z.email().max(254).optional(),
+      messageId: messageIdText.optional(),
+      inReplyTo: messageIdText.optional(),
+      references: z.array(messageIdText).max(50).optional(),
+    })
+    .optional(),
+});
+export type RelayMailBody = z.input<typeof relayMailBody>;
+export const relayMailAnswer = z.object({
+  id: z.uuid(),
+  status: z.enum(['queued', 'sent', 'failed', 'dropped']),
+  reason: z.string().nullable().meta({ description: 'Why it is dropped: its request moved on, or another device sent the same purpose' }),
+});

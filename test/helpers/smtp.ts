@@ -21,12 +21,18 @@ export interface TestSmtp {
   stop(): Promise<void>;
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** `auth`: the server requires these credentials (AUTH PLAIN/LOGIN over plain text) and refuses others with 535. */
+export async function startSmtp(opts: { auth?: { user: string; pass: string } } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   let refusing = 0;
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: !opts.auth,
+    disabledCommands: opts.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, cb) {
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) return cb(null, { user: auth.username });
+      cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
     logger: false,
     size: 40 * 1024 * 1024,
     onRcptTo(_address, _session, cb) {

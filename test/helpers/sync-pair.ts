@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
+import { startHosted, type HostedOptions, type RunningHosted } from '../../server/hosted/main.js';
+import { confirmed } from '../hosted/confirm.js';
+import type { TestSmtp } from './smtp.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from './server.js';
 
 export interface SyncPair {
@@ -20,15 +22,20 @@ export interface SyncPair {
   close(): Promise<void>;
 }
 
-/** `before` runs on device A before the link (data the link's first push must carry). */
-export async function startSyncPair(entityName: string, before?: (onA: SessionClient, a: TestServer) => Promise<void>): Promise<SyncPair> {
+/**
+ * `before` runs on device A before the link (data the link's first push must carry). `opts.smtp`:
+ * the hosted instance sends mail there (and so confirms the new account by mail); `opts.hosted`:
+ * more of its options.
+ */
+export async function startSyncPair(entityName: string, before?: (onA: SessionClient, a: TestServer) => Promise<void>, opts: { smtp?: TestSmtp; hosted?: Partial<HostedOptions> } = {}): Promise<SyncPair> {
   const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-pair-'));
-  const hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent' });
+  const hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent', ...(opts.smtp ? { smtpUrl: opts.smtp.url } : {}), ...opts.hosted });
+  const confirming = <R extends { status: number }>(body: { email: string } & Record<string, unknown>, post: (b: Record<string, unknown>) => Promise<R>) => (opts.smtp ? confirmed(opts.smtp, body, post) : post(body));
   const a = await startTestServer();
   const b = await startTestServer();
   const onA = await a.signup({ entityName });
   await before?.(onA, a);
-  const linked = await onA.post('/api/sync/link', { hostedUrl: hosted.url, email: onA.email, password: onA.password });
+  const linked = await confirming({ hostedUrl: hosted.url, email: onA.email, password: onA.password }, (body) => onA.post('/api/sync/link', body));
   expect(linked.status, JSON.stringify(linked.body)).toBe(201);
   const code = await onA.post('/api/sync/devices/code', {});
   const joined = await b.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.body.code, email: onA.email, password: onA.password });

@@ -122,6 +122,18 @@ const PROBES: Record<string, { crossEntity: Check[]; viewer?: Check[]; viewerMay
     ],
     viewer: [async (c) => expectStatus("viewer revokes the owner's spare device", await c.send('DELETE', `/sync/v1/devices/${c.a.spareDeviceId}`, { token: c.a.viewerToken }), 404)],
   },
+  'POST /sync/v1/mail': {
+    // B's signer is no address of A's: refused, and nothing is kept of it (the sweep's instance has no SMTP: 403 comes first).
+    crossEntity: [
+      async (c) =>
+        expectStatus(
+          "mail to B's signer",
+          await c.send('POST', '/sync/v1/mail', { token: c.a.ownerToken, body: { id: crypto.randomUUID(), to: 'signer-beta@example.com', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>', ref: { kind: 'test' } } }),
+          403,
+        ),
+    ],
+    viewer: [async (c) => expectStatus('viewer mail', await c.send('POST', '/sync/v1/mail', { token: c.a.viewerToken, body: { id: crypto.randomUUID(), to: c.a.email, subject: 'Hello', text: 'Hello', html: '<p>Hello</p>', ref: {} } }), 403)],
+  },
   'POST /sync/v1/push': {
     // B's change ids and row ids are only names inside A's log: accepted as A's own (never "duplicate" of B's), and B never sees them.
     crossEntity: [

@@ -5,6 +5,8 @@ import crypto from 'node:crypto';
 import { startTestServer } from '../helpers/server.js';
 import { draftRequest, signingToken } from '../integration/documents-helpers.js';
 import { call, type Reply } from './client.js';
+import { confirmed } from './confirm.js';
+import type { TestSmtp } from '../helpers/smtp.js';
 
 export interface HostedSeed {
   entityId: string;
@@ -41,11 +43,13 @@ function expectStatus(what: string, res: Reply, status: number) {
   return res.body;
 }
 
-export async function seedHostedEntity(hostedUrl: string, label: string, opts: { codes?: number } = {}): Promise<HostedSeed> {
+/** `smtp`: the instance confirms new addresses by mail (it has SMTP); the seed reads the codes there. */
+export async function seedHostedEntity(hostedUrl: string, label: string, opts: { codes?: number; smtp?: TestSmtp } = {}): Promise<HostedSeed> {
+  const confirming = <R extends { status: number }>(body: { email: string } & Record<string, unknown>, post: (b: Record<string, unknown>) => Promise<R>) => (opts.smtp ? confirmed(opts.smtp, body, post) : post(body));
   const desktop = await startTestServer();
   try {
     const owner = await desktop.signup({ entityName: `${label} Ltd` });
-    expectStatus('desktop link', await owner.post('/api/sync/link', { hostedUrl, email: owner.email, password: owner.password }), 201);
+    expectStatus('desktop link', await confirming({ hostedUrl, email: owner.email, password: owner.password }, (b) => owner.post('/api/sync/link', b)), 201);
     const draft = await draftRequest(owner, { signers: [{ name: `${label} Signer`, email: `signer-${label.toLowerCase()}@example.com` }] });
     expectStatus('send', await owner.patch(`/api/documents/signature-requests/${draft.requestId}`, { action: 'send' }), 200);
     const token = await signingToken(owner, draft.requestId, draft.signers[0].id);
@@ -63,7 +67,7 @@ export async function seedHostedEntity(hostedUrl: string, label: string, opts: {
 
     const viewerEmail = `viewer-${label.toLowerCase()}-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const invitation = expectStatus('invite viewer', await call(hostedUrl, 'POST', '/sync/v1/invitations', { token: main.deviceToken, body: { email: viewerEmail, role: 'viewer' } }), 201);
-    const viewer = expectStatus('viewer joins', await call(hostedUrl, 'POST', '/sync/v1/join', { body: { code: invitation.code, email: viewerEmail, password: owner.password, deviceName: `${label} viewer` } }), 201);
+    const viewer = expectStatus('viewer joins', await confirming({ code: invitation.code, email: viewerEmail, password: owner.password, deviceName: `${label} viewer` }, (b) => call(hostedUrl, 'POST', '/sync/v1/join', { body: b })), 201);
 
     const blob = Buffer.from(`${label} private file ${crypto.randomUUID()}`);
     const blobSha = crypto.createHash('sha256').update(blob).digest('hex');

@@ -5,6 +5,7 @@ import { HelpdeskMailSection } from './HelpdeskMailSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { SyncSection } from '../sync/SyncSection';
 import { BackupsSection } from './BackupsSection';
+import { EmailSection } from './EmailSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -21,6 +22,7 @@ export const settingsSections: SettingsSection[] = [
   { path: 'members', label: 'Members', element: <MembersSection />, order: 20 },
   { path: 'helpdesk-email', label: 'Helpdesk e-mail', element: <HelpdeskMailSection />, order: 25, permission: 'HELPDESK.VIEW' },
   { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
+  { path: 'email', label: 'E-mail', element: <EmailSection />, order: 35, permission: 'SETTINGS.MANAGE' },
   { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
   { path: 'backups', label: 'Backups', element: <BackupsSection />, order: 50, permission: 'SETTINGS.MANAGE' },
 ];

@@ -1,0 +1,3 @@
+import { hostedMailSuite } from './mail-suite.js';
+
+hostedMailSuite('PGlite', async () => undefined);
