@@ -80,6 +80,7 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof
   const creator = members.find((m) => m.userId === r.createdBy);
   const recipients = creator ? [creator] : members.filter((m) => m.role === 'owner');
   for (const m of recipients) {
+    // Whichever device saw the outcome first raises it; the mail goes as the member chose for this kind.
     notify(ctx, tx, {
       entityId: r.entityId,
       userId: m.userId,
@@ -87,8 +88,11 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof
       title: `${t.title}: ${r.title}`,
       body: detail || null,
       link: `/documents/requests/${r.id}`,
+      key: r.id,
+      mail: (name) => {
+        const lines = [`Hello ${name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
+        return { subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } };
+      },
     });
-    const lines = [`Hello ${m.name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
-    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id } });
   }
 }
