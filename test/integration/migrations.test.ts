@@ -103,7 +103,7 @@ describe('migrations', () => {
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index nor the backup tables (0021), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index nor the backup tables (0021), the synced notification tables (0022), the ticket series (0023), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     old.sqlite.exec(`
       DROP TABLE ledger_balances; DROP TABLE ledger_day_totals; DROP TABLE helpdesk_search; DROP TABLE helpdesk_search_docs;
@@ -111,7 +111,11 @@ describe('migrations', () => {
       DROP TRIGGER helpdesk_tickets_search_insert; DROP TRIGGER helpdesk_tickets_search_update; DROP TRIGGER helpdesk_tickets_search_delete;
       DROP TRIGGER helpdesk_messages_search_insert; DROP TRIGGER helpdesk_messages_search_update; DROP TRIGGER helpdesk_messages_search_delete;
       DROP TABLE ledger_day_entries; DROP TRIGGER ledger_entries_count_insert; DROP TRIGGER ledger_entries_count_delete;
-      DROP TABLE backup_runs; DROP TABLE backup_settings;`);
+      DROP TABLE backup_runs; DROP TABLE backup_settings;
+      DROP TABLE notification_email_prefs; DROP TRIGGER IF EXISTS sync_capture_notification_reads_insert; DROP TRIGGER IF EXISTS sync_capture_notification_reads_update; DROP TRIGGER IF EXISTS sync_capture_notification_reads_delete;
+      ALTER TABLE notification_reads DROP COLUMN entity_id;
+      DROP TRIGGER IF EXISTS sync_capture_helpdesk_tickets_insert; DROP TRIGGER IF EXISTS sync_capture_helpdesk_tickets_update; DROP TRIGGER IF EXISTS sync_capture_helpdesk_tickets_delete;
+      DROP TABLE helpdesk_settings; ALTER TABLE helpdesk_tickets DROP COLUMN provisional_number;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
