@@ -163,6 +163,15 @@ describe('e-mail preferences per kind', () => {
   });
 });
 
+describe('the ticket-number prefix', () => {
+  it('only an owner sets it: a member is refused with 403 and nothing changes', async () => {
+    const res = await lee.put('/api/helpdesk/ticket-numbering', { prefix: 'LEE' });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBeTruthy();
+    expect((await lee.get('/api/helpdesk/ticket-numbering')).body).toEqual({ prefix: 'ACME', chosen: false, assignedBy: 'hosted' });
+  });
+});
+
 /** An SSE reader over fetch, with the client's cookie. */
 async function openStream(server: TestServer, cookie: string) {
   const controller = new AbortController();
