@@ -39,24 +39,32 @@ async function nextNumber(tx: HostedTx, entityId: string): Promise<number> {
 
 /**
  * Called inside every device push with the changes just accepted: each ticket whose number is
- * still provisional (`ticket_number` = `provisional_number`) gets the next final number.
+ * still provisional (`ticket_number` = `provisional_number`) gets the next final number. Read from
+ * the changes themselves, so a large import costs one counter update, not a row read per ticket.
  */
 export async function numberTickets(tx: HostedTx, h: HostedContext, entityId: string, accepted: Change[]): Promise<void> {
-  const ids = [...new Set(accepted.filter((c) => c.table === 'helpdesk_tickets' && typeof c.columns.ticket_number === 'string').map((c) => c.rowId))];
-  if (ids.length === 0) return;
-  const provisional: string[] = [];
-  for (const id of ids) {
-    const row = await mirroredRow(tx, entityId, 'helpdesk_tickets', id);
-    if (!row || typeof row.ticket_number !== 'string') continue;
-    if (row.provisional_number === row.ticket_number) provisional.push(id);
+  const provisional = new Set<string>();
+  let highest: number | null = null;
+  for (const c of accepted) {
+    const number = c.table === 'helpdesk_tickets' ? c.columns.ticket_number : undefined;
+    if (typeof number !== 'string') continue;
+    if (c.columns.provisional_number === number) provisional.add(c.rowId);
     else {
-      const seq = sequenceOf(row.ticket_number);
-      if (seq !== null) await passNumber(tx, entityId, seq);
+      provisional.delete(c.rowId);
+      const seq = sequenceOf(number);
+      if (seq !== null) highest = Math.max(highest ?? seq, seq);
     }
   }
-  if (provisional.length === 0) return;
+  if (highest !== null) await passNumber(tx, entityId, highest);
+  // Still provisional in the mirror: a later write of the number (a final one) may have won.
+  const due: string[] = [];
+  for (const id of provisional) {
+    const row = await mirroredRow(tx, entityId, 'helpdesk_tickets', id);
+    if (row && typeof row.ticket_number === 'string' && row.provisional_number === row.ticket_number) due.push(id);
+  }
+  if (due.length === 0) return;
   const prefix = await prefixOf(tx, entityId);
   const changes: HostedChange[] = [];
-  for (const id of provisional) changes.push({ table: 'helpdesk_tickets', rowId: id, op: 'upsert', columns: { ticket_number: `${prefix}-${await nextNumber(tx, entityId)}` } });
+  for (const id of due) changes.push({ table: 'helpdesk_tickets', rowId: id, op: 'upsert', columns: { ticket_number: `${prefix}-${await nextNumber(tx, entityId)}` } });
   await appendHostedChanges(tx, h, entityId, changes);
 }
