@@ -11,9 +11,14 @@ import { makeClient, type Client } from '../helpers/server.js';
 import { killServerProcess, startServerProcess, type ServerProcess } from '../soak/server-process.js';
 import { killHostedProcess, startHostedProcess, type HostedProcess } from '../helpers/hosted-process.js';
 import { freePort } from '../helpers/net.js';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-team-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+let pg: TestPostgres | undefined;
+afterAll(async () => {
+  await pg?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 const cookieOf = (res: { headers: Headers }) => (res.headers.get('set-cookie') ?? '').split(';')[0];
 const clientFor = (url: string, cookie: string, entityId: string): Client => makeClient(url, { cookie, origin: url, 'x-entity-id': entityId });
@@ -33,13 +38,19 @@ async function eventually<T>(what: string, nudge: Client[], check: () => Promise
 type Notification = { id: string; type: string; userId: string | null; title: string; readAt: string | null };
 type Ticket = { id: string; ticketNumber: string; numberProvisional: boolean };
 
-describe('a team of two people on three devices, as real processes', () => {
+describe.each(['PGlite', 'PostgreSQL'])('a team of two people on three devices, as real processes (hosted on %s)', (store) => {
   it('notifications reach their person and her read marks travel; offline tickets get one series', async () => {
+    const root = path.join(tmp, store);
+    let databaseUrl: string | undefined;
+    if (store === 'PostgreSQL') {
+      pg = await startPostgres();
+      databaseUrl = await pg.createDatabase('sync_team');
+    }
     const hostedPort = await freePort();
-    let hosted: HostedProcess = await startHostedProcess({ port: hostedPort, dataDir: path.join(tmp, 'hosted') });
+    let hosted: HostedProcess = await startHostedProcess({ port: hostedPort, databaseUrl, dataDir: path.join(root, 'hosted') });
     const processes: ServerProcess[] = [];
     try {
-      const [dana, leeLaptop, leeDesktop] = await Promise.all(['dana', 'lee-laptop', 'lee-desktop'].map((d) => startServerProcess(path.join(tmp, d))));
+      const [dana, leeLaptop, leeDesktop] = await Promise.all(['dana', 'lee-laptop', 'lee-desktop'].map((d) => startServerProcess(path.join(root, d))));
       processes.push(dana, leeLaptop, leeDesktop);
       const signup = await makeClient(dana.url).post('/api/auth/signup', { email: 'dana@example.com', password: 'correct horse battery staple', name: 'Dana', entityName: 'Acme Ltd' });
       const entityId = signup.body.entity.id as string;
@@ -83,7 +94,7 @@ describe('a team of two people on three devices, as real processes', () => {
         expect(res.body.numberProvisional).toBe(true);
         offline.push(res.body);
       }
-      hosted = await startHostedProcess({ port: hostedPort, dataDir: path.join(tmp, 'hosted') });
+      hosted = await startHostedProcess({ port: hostedPort, databaseUrl, dataDir: path.join(root, 'hosted') });
       const finals = await eventually('final numbers everywhere', all, async () => {
         const lists = await Promise.all(all.map(async (c) => new Map(((await c.get('/api/helpdesk/tickets')).body as Ticket[]).map((t) => [t.id, t]))));
         const numbers = offline.map((t) => lists.map((l) => l.get(t.id)));
