@@ -80,6 +80,7 @@ const create: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('folder' as const), d, name: fc.nat({ max: NAMES.length - 1 }), parent: fc.option(idx, { nil: null }) }),
   fc.record({ dt, k: fc.constant('upload' as const), d, pdf: fc.nat({ max: 2 }), folder: fc.option(idx, { nil: null }) }),
   fc.record({ dt, k: fc.constant('message' as const), d, t: idx, internal: fc.boolean(), customer: fc.boolean() }),
+  fc.record({ dt, k: fc.constant('notify' as const), d, everyone: fc.boolean() }),
 ];
 
 const edit: fc.Arbitrary<Op>[] = [
