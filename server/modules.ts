@@ -42,6 +42,11 @@ export interface Module {
    * notifications). Each device has them once, for its own subscriptions and people.
    */
   onHostedChanges?(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void;
+  /**
+   * Other devices' changes, applied here and committed: live announcements only (an open UI's
+   * stream), never writes — what a change causes happened once, on the device where it began.
+   */
+  onApplied?(ctx: Context, entityId: string, changes: LoggedChange[]): void;
   /** How each of its tables takes part in sync (every table has one policy). */
   sync?: TablePolicies;
 }

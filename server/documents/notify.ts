@@ -96,6 +96,7 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof
   const creator = members.find((m) => m.userId === r.createdBy);
   const recipients = creator ? [creator] : members.filter((m) => m.role === 'owner');
   for (const m of recipients) {
+    // Whichever device saw the outcome first raises it; the mail goes as the member chose for this kind.
     notify(ctx, tx, {
       entityId: r.entityId,
       userId: m.userId,
@@ -103,11 +104,15 @@ export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof
       title: `${t.title}: ${r.title}`,
       body: detail || null,
       link: `/documents/requests/${r.id}`,
+      key: r.id,
+      mail: ({ name, email }) => {
+        // A creator among the signers already gets the request's "Completed" mail: not a second one.
+        if (event === 'completed' && recipientsToo.has(email.toLowerCase())) return null;
+        const lines = [`Hello ${name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
+        // Every owner's device reacts to a signature on the hosted pages: one mail per purpose and person.
+        const purposeKey = event === 'completed' ? completedPurpose(r.id, email) : `owner_${event}:${r.id}:${email.toLowerCase()}`;
+        return { subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id }, purposeKey };
+      },
     });
-    if (event === 'completed' && recipientsToo.has(m.email.toLowerCase())) continue;
-    const lines = [`Hello ${m.name},`, `"${r.title}" ${t.line}${detail ? ` ${detail}` : ''}`];
-    // Every owner's device reacts to a signature on the hosted pages: one mail per purpose and person.
-    const purposeKey = event === 'completed' ? completedPurpose(r.id, m.email) : `owner_${event}:${r.id}:${m.email.toLowerCase()}`;
-    queueMail(tx, ctx, { entityId: r.entityId, to: m.email, subject: `${t.subject}: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: `owner_${event}`, requestId: r.id }, purposeKey });
   }
 }

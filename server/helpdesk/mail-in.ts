@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
@@ -36,7 +36,8 @@ function bodyOf(mail: ParsedMail): string {
 /** `Re: Fwd: [#K7Q2M-1001] Printer` → `Printer`, for a follow-up that opens a new ticket. */
 const bareSubject = (s: string) => s.replace(/^\s*((re|fwd?|aw|wg|sv|antw)\s*:\s*|\[#[^\]]*\]\s*)+/i, '').trim();
 
-const TICKET_TAG = /\[#\s*([A-Z0-9]{2,12}-\d{1,12})\s*\]/i;
+// A final number (`ACME-1042`), an older one (`K7Q2M-1001`) or a provisional one (`ACME-K7Q2M-3`).
+const TICKET_TAG = /\[#\s*([A-Z0-9]{2,12}(?:-[A-Z0-9]{2,12})?-\d{1,12})\s*\]/i;
 
 interface Sender {
   email: string;
@@ -65,7 +66,8 @@ function findThread(tx: Db, entityId: string, mail: ParsedMail, sender: Sender):
   }
   const number = TICKET_TAG.exec(mail.subject ?? '')?.[1]?.toUpperCase();
   if (!number) return null;
-  const ticket = tx.select().from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.ticketNumber, number))).get();
+  // Mail sent while the number was provisional quotes that number: it still names the ticket.
+  const ticket = tx.select().from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), or(eq(helpdeskTickets.ticketNumber, number), eq(helpdeskTickets.provisionalNumber, number)))).get();
   // A number alone is guessable: only the ticket's own contact may continue it that way.
   const contact = ticket?.contactEmail?.toLowerCase();
   return ticket && (contact === sender.email || contact === sender.contact) ? ticket : null;

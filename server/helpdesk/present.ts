@@ -5,8 +5,8 @@ export type MessageRow = typeof helpdeskMessages.$inferSelect;
 
 /** The ticket as the API shows it (and as events carry it). */
 export function presentTicket(t: TicketRow) {
-  const { searchText: _s, ...rest } = t;
-  return rest;
+  const { searchText: _s, provisionalNumber, ...rest } = t;
+  return { ...rest, numberProvisional: provisionalNumber !== null && provisionalNumber === t.ticketNumber };
 }
 export type Ticket = ReturnType<typeof presentTicket>;
 

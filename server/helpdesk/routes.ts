@@ -5,6 +5,7 @@ import * as s from './schemas.js';
 import { createTicket, getTicket, listTickets, updateTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';
 import { withMailDetails } from './message-mail.js';
+import { getTicketNumbering, setTicketPrefix } from './ticket-numbering.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.js';
 
 const tags = ['Helpdesk'];
@@ -12,6 +13,23 @@ const view: EntityAccess = { entity: 'QBH', permission: 'HELPDESK.VIEW', scope: 
 const edit: EntityAccess = { entity: 'QBH', permission: 'HELPDESK.EDIT', scope: 'write:helpdesk' };
 
 export const helpdeskRoutes: RouteDef[] = [
+  route(
+    { method: 'get', path: '/api/helpdesk/ticket-numbering', summary: 'The ticket-number prefix and who assigns numbers', tags, access: view, response: s.ticketNumberingSchema },
+    ({ ctx, entityId }) => getTicketNumbering(ctx, entityId),
+  ),
+  route(
+    {
+      method: 'put',
+      path: '/api/helpdesk/ticket-numbering',
+      summary: 'Set the ticket-number prefix (owners)',
+      description: 'New tickets are numbered with it on every device (the setting syncs); existing tickets keep their numbers and the series goes on counting. 403 for anyone but an owner.',
+      tags,
+      access: { entity: 'QBH', permission: 'SETTINGS.MANAGE' },
+      body: s.setTicketPrefixBody,
+      response: s.ticketNumberingSchema,
+    },
+    ({ ctx, entityId, auth, body }) => setTicketPrefix(ctx, entityId, auth, body.prefix),
+  ),
   route(
     {
       method: 'get',

@@ -36,8 +36,9 @@ export const ticketSchema = z
     entityId: z.uuid(),
     ticketNumber: z.string().meta({
       description:
-        'Human-friendly number `<node>-<sequence>` (e.g. `K7Q2M-1001`): the node tag is random per installation and the sequence counts up per entity on it, so devices that create tickets offline never collide, and a number is never reused.',
+        "Human-friendly number `<prefix>-<sequence>` (e.g. `ACME-1042`), one series per business: the prefix comes from the business's name unless an owner chose one. For a business linked to a hosted instance the hosted instance assigns it; until the ticket has reached it, the number is provisional (`numberProvisional`), made of the prefix, this installation's tag and a count (`ACME-K7Q2M-3`). Mail quoting either number threads to the ticket. Tickets from before keep their numbers (e.g. `K7Q2M-1001`).",
     }),
+    numberProvisional: z.boolean().meta({ description: 'True while the number is provisional: the hosted instance has not assigned the final one yet (the ticket was created offline or has not synced).' }),
     subject: z.string(),
     description: z.string().nullable(),
     status: ticketStatusSchema,
@@ -175,3 +176,22 @@ export const updateCategoryBody = z
   .strictObject({ entityId: entityIdField, name: categoryName.optional(), description: z.string().max(500).nullable().optional() })
   .refine((b) => b.name !== undefined || b.description !== undefined, 'Nothing to update: give name or description');
 export const categoryParams = z.object({ categoryId: z.uuid('must be a UUID') });
+
+export const ticketNumberingSchema = z
+  .object({
+    prefix: z.string().meta({ description: 'What ticket numbers start with, e.g. `ACME` in `ACME-1042`.' }),
+    chosen: z.boolean().meta({ description: "True when an owner chose it; false when it is derived from the business's name." }),
+    assignedBy: z.enum(['hosted', 'device']).meta({ description: '`hosted`: the business is linked and the hosted instance assigns final numbers (provisional until a ticket syncs); `device`: this device counts the series.' }),
+  })
+  .meta({ id: 'TicketNumbering' });
+
+export const setTicketPrefixBody = z.strictObject({
+  entityId: z.uuid('must be a UUID').optional(),
+  prefix: z
+    .string('must be a string')
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z][A-Z0-9]{1,5}$/, 'must be 2 to 6 letters or digits, starting with a letter')
+    .nullable()
+    .meta({ description: 'The new prefix (upper-cased), or null to derive it from the name again.' }),
+});

@@ -26,6 +26,12 @@ export const helpdeskTickets = sqliteTable(
     id: text('id').primaryKey(),
     entityId: text('entity_id').notNull(),
     ticketNumber: text('ticket_number').notNull(),
+    /**
+     * The number this device gave the ticket while the hosted instance had not numbered it yet
+     * (linked entities); kept after the final number arrives, so mail that quotes it still threads.
+     * The number is provisional while `ticket_number` still equals it.
+     */
+    provisionalNumber: text('provisional_number'),
     subject: text('subject').notNull(),
     description: text('description'),
     status: text('status', { enum: ['new', 'open', 'pending', 'resolved', 'closed'] }).notNull(),
@@ -77,6 +83,13 @@ export const helpdeskMessages = sqliteTable(
 export const helpdeskNode = sqliteTable('helpdesk_node', {
   id: integer('id').primaryKey(), // always 1: one row per installation
   tag: text('tag').notNull(),
+});
+
+/** Per entity: the ticket-number prefix an owner chose (absent: derived from the entity's name). Synced. */
+export const helpdeskSettings = sqliteTable('helpdesk_settings', {
+  entityId: text('entity_id').primaryKey(),
+  ticketPrefix: text('ticket_prefix'),
+  updatedAt: text('updated_at').notNull(),
 });
 
 export const helpdeskTicketCounters = sqliteTable(

@@ -32,11 +32,12 @@ export function createTicket(ctx: Context, entityId: string, actor: Actor, input
   const assigneeName = input.assignedTo ? assertAssignable(ctx, entityId, input.assignedTo) : null;
   const now = nowIso(ctx);
   return ctx.db.transaction((tx) => {
-    const ticketNumber = nextTicketNumber(tx as unknown as Db, entityId);
+    const { ticketNumber, provisionalNumber } = nextTicketNumber(tx as unknown as Db, entityId);
     const row: TicketRow = {
       id: ctx.ids.next(),
       entityId,
       ticketNumber,
+      provisionalNumber,
       subject: input.subject,
       description: input.description ?? null,
       status: 'new',
@@ -108,6 +109,7 @@ const TICKET_COLUMNS = [
   'id',
   'entity_id as entityId',
   'ticket_number as ticketNumber',
+  '(provisional_number is not null and provisional_number = ticket_number) as numberProvisional',
   'subject',
   'description',
   'status',
@@ -124,6 +126,9 @@ const TICKET_COLUMNS = [
   'resolved_at as resolvedAt',
   'closed_at as closedAt',
 ].join(', ');
+
+/** SQLite answers the provisional flag as 0 or 1. */
+const asTickets = (rows: unknown[]) => (rows as (Omit<Ticket, 'numberProvisional'> & { numberProvisional: number })[]).map((r) => ({ ...r, numberProvisional: r.numberProvisional === 1 })) as Ticket[];
 
 /** The list's statements, prepared once per database and filter shape (the list is a hot path). */
 const listStatements = new WeakMap<Context['sqlite'], Map<string, Statement>>();
@@ -169,7 +174,7 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   const paged = q.limit !== undefined || q.cursor !== undefined;
   const order = 'order by created_at desc, id desc';
   if (!paged) {
-    const rows = listStatement(ctx, `all:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')} ${order}`).all(...args) as Ticket[];
+    const rows = asTickets(listStatement(ctx, `all:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')} ${order}`).all(...args));
     // Unpaged, the body is every matching ticket: the count is the body's length.
     return { items: rows, total: rows.length, nextCursor: null };
   }
@@ -182,7 +187,7 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     pageWhere += ' and (created_at < ? or (created_at = ? and id < ?))';
     pageArgs.push(createdAt, createdAt, id);
   }
-  const rows = listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1) as Ticket[];
+  const rows = asTickets(listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1));
   const page = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
   return { items: page, total, nextCursor };

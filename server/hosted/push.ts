@@ -9,7 +9,7 @@ import { stringify } from 'safe-stable-stringify';
 import { ConflictError, ForbiddenError, HttpError } from '../http/errors.js';
 import { MAX_DRIFT_MS, parseStamp } from '../sync/hlc.js';
 import { invariant } from '../sync/invariant.js';
-import { PROTOCOL_VERSION, type Change, type PushResponse, type PushResult } from '../sync/protocol.js';
+import { HOSTED_DEVICE_ID, PROTOCOL_VERSION, type Change, type PushResponse, type PushResult } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
@@ -17,6 +17,7 @@ import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
 import { reactToChanges } from './signing-mail.js';
 import { changeProblem } from './validate-change.js';
+import { numberTickets } from './ticket-numbers.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
@@ -118,6 +119,8 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
       on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
     await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
     await reactToChanges(tx, h, auth.entityId, accepted);
+    // The hosted instance's own changes (the final numbers among them) number nothing again.
+    if (auth.deviceId !== HOSTED_DEVICE_ID) await numberTickets(tx, h, auth.entityId, accepted);
   }
   return out;
 }

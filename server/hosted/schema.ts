@@ -303,3 +303,15 @@ export const relayJobs = pgTable(
   },
   (t) => [uniqueIndex('relay_jobs_nullifiers_idx').on(t.chain, t.nullifierKey), index('relay_jobs_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The last final ticket number an entity's series handed out (`ACME-1042` → 1042): the hosted
+ * instance numbers tickets as their inserts arrive, under the entity's lock, so numbers are unique
+ * across every device and member.
+ */
+export const ticketCounters = pgTable('ticket_counters', {
+  entityId: uuid('entity_id')
+    .primaryKey()
+    .references(() => entities.id, { onDelete: 'cascade' }),
+  lastNumber: bigint('last_number', { mode: 'number' }).notNull(),
+});

@@ -6,12 +6,25 @@ import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { roleOf } from '../auth/entities.js';
 import { notificationReads, notifications } from './tables.js';
 import type { CreateNotificationInput } from './schemas.js';
+import { nameBasedId } from '../db/ids.js';
+import { queueNotificationMail } from './notification-mail.js';
 
 type NotificationRow = typeof notifications.$inferSelect;
 export type Notification = NotificationRow & { readAt: string | null };
 
 /** Who is reading: a member (their inbox: own and entity-wide) or an API key (the whole entity). */
 export type Reader = { userId: string } | { userId: null };
+
+/** The e-mail that goes with a notification, when its recipient wants one (see email-prefs.ts). */
+export interface NotificationMail {
+  subject: string;
+  text: string;
+  html: string;
+  /** What the mail is about, for the mail queue (added to `{ kind: 'notification', … }`). */
+  ref?: Record<string, string>;
+  /** One mail per purpose and person, whichever device queues it (the hosted instance sends one per key). */
+  purposeKey?: string;
+}
 
 export interface NotifyInput {
   entityId: string;
@@ -20,12 +33,24 @@ export interface NotifyInput {
   title: string;
   body?: string | null;
   link?: string | null;
+  /**
+   * What makes this notification one of a kind, when two devices could raise it (a request completed
+   * by whichever device saw it first): its id is derived from it, so both raise the same row, merged
+   * by sync, and a device that already has it (from another device) does not raise it again.
+   */
+  key?: string;
+  /** The e-mail's content per recipient name, when not the title and body. */
+  /** The mail for one recipient, or null when she gets the news by another mail already. */
+  mail?: (recipient: { name: string; email: string }) => NotificationMail | null;
 }
 
-/** Writes a notification and its `notification.created` event; call inside the caller's transaction. */
+/** Writes a notification, its `notification.created` event and the e-mails its recipients want; call inside the caller's transaction. */
 export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
+  const id = input.key ? nameBasedId('notification', input.entityId, input.userId ?? '', input.type, input.key) : ctx.ids.next();
+  const existing = input.key ? tx.select().from(notifications).where(eq(notifications.id, id)).get() : undefined;
+  if (existing) return { ...existing, readAt: null };
   const row: NotificationRow = {
-    id: ctx.ids.next(),
+    id,
     entityId: input.entityId,
     userId: input.userId,
     type: input.type,
@@ -37,6 +62,7 @@ export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
   tx.insert(notifications).values(row).run();
   const notification = { ...row, readAt: null };
   ctx.events.record(tx, { entityId: input.entityId, type: 'notification.created', data: { notification } });
+  queueNotificationMail(ctx, tx, row, input.mail);
   return notification;
 }
 
@@ -88,7 +114,7 @@ export function markNotificationRead(ctx: Context, entityId: string, userId: str
   if (!found) throw new NotFoundError('Notification not found');
   if (found.readAt) return { ...found.n, readAt: found.readAt };
   const readAt = nowIso(ctx);
-  ctx.db.insert(notificationReads).values({ notificationId, userId, readAt }).onConflictDoNothing().run();
+  ctx.db.insert(notificationReads).values({ notificationId, userId, entityId, readAt }).onConflictDoNothing().run();
   return { ...found.n, readAt };
 }
 
@@ -96,8 +122,8 @@ export function markAllNotificationsRead(ctx: Context, entityId: string, userId:
   const readAt = nowIso(ctx);
   const result = ctx.sqlite
     .prepare(
-      `INSERT OR IGNORE INTO notification_reads (notification_id, user_id, read_at)
-       SELECT n.id, ?, ? FROM notifications n
+      `INSERT OR IGNORE INTO notification_reads (notification_id, user_id, entity_id, read_at)
+       SELECT n.id, ?, n.entity_id, ? FROM notifications n
        WHERE n.entity_id = ? AND (n.user_id IS NULL OR n.user_id = ?)
          AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id AND r.user_id = ?)`,
     )
@@ -105,3 +131,8 @@ export function markAllNotificationsRead(ctx: Context, entityId: string, userId:
   return { updated: result.changes };
 }
 
+
+/** When this reader read a notification (for API keys: its recipient), or null. */
+export function readAtOf(ctx: Context, entityId: string, notificationId: string, reader: Reader): string | null {
+  return selectVisible(ctx, entityId, reader, false, notificationId).get()?.readAt ?? null;
+}

@@ -46,3 +46,19 @@ export const createNotificationBody = z
 export type CreateNotificationInput = z.output<typeof createNotificationBody>;
 
 export const notificationParams = z.object({ notificationId: z.uuid('must be a UUID') });
+
+export const emailPreferenceSchema = z
+  .object({
+    kind: z.string().meta({ description: 'The notification type, e.g. `ticket.assigned`.' }),
+    label: z.string(),
+    email: z.boolean().meta({ description: 'Whether the signed-in member also gets an e-mail for this kind.' }),
+    emailByDefault: z.boolean().meta({ description: 'What applies until she chooses.' }),
+  })
+  .meta({ id: 'NotificationEmailPreference' });
+
+export const setEmailPreferencesBody = z
+  .strictObject({
+    entityId: z.uuid('must be a UUID').optional(),
+    preferences: z.record(z.string(), z.boolean('must be true or false'), 'must be an object of kind → true/false').meta({ description: 'Kind → whether to e-mail; kinds left out stay as they are.' }),
+  })
+  .meta({ description: 'Sets e-mail on or off per kind of notification for the signed-in member (on all her devices).' });

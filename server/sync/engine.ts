@@ -12,7 +12,7 @@ import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
 import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.js';
-import { changeSchema, hostedInfo, HOSTED_DEVICE_ID, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
+import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
 import { undoRefusedGroups, groupTransactions } from './groups.js';
@@ -300,9 +300,23 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
       return applied;
     });
     for (const s of outcome.skipped) ctx.log.warn({ entityId: link.entityId, changeId: s.id, reason: s.reason }, 'sync: change not applied');
+    announceApplied(ctx, link, page.changes);
     cursor = page.cursor;
     Object.assign(progress, { done: cursor - start, total: Math.max(cursor, page.head ?? cursor) - start });
     if (!page.hasMore) return;
+  }
+}
+
+/** Tells the modules what other devices changed here, after the commit (a broken listener stops nothing). */
+function announceApplied(ctx: Context, link: LinkRow, changes: LoggedChange[]): void {
+  const others = changes.filter((c) => c.deviceId !== link.deviceId);
+  if (others.length === 0) return;
+  for (const m of modules) {
+    try {
+      m.onApplied?.(ctx, link.entityId, others);
+    } catch (err) {
+      ctx.log.warn({ err, module: m.name }, 'sync: announcing applied changes failed');
+    }
   }
 }
 

@@ -33,7 +33,9 @@ describe('creating tickets', () => {
       resolvedAt: null,
       closedAt: null,
     });
-    expect(res.body.ticketNumber).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-\d+$/);
+    // One series per business, with a prefix from its name (not linked: counted on this install, final at once).
+    expect(res.body.ticketNumber).toMatch(/^[A-Z][A-Z0-9]{1,5}-\d+$/);
+    expect(res.body.numberProvisional).toBe(false);
     expect(res.body.createdAt).toBe(res.body.updatedAt);
     const one = await owner.get(`${T}/${res.body.id}`);
     expect(one.status).toBe(200);
@@ -51,13 +53,14 @@ describe('creating tickets', () => {
     expect(seqs[2]).toBe(seqs[1] + 1);
   });
 
-  it('mints numbers from a different node on another installation, so offline devices never collide', async () => {
+  it('numbers each business in its own series, with a prefix from its name', async () => {
     const elsewhere = await startTestServer();
     try {
-      const there = await elsewhere.signup();
+      const there = await elsewhere.signup({ entityName: 'Acme Ltd' });
       const a = (await create(owner, { subject: 'here' })).body.ticketNumber as string;
-      const b = (await there.post(T, { subject: 'there' })).body.ticketNumber as string;
-      expect(a.split('-')[0]).not.toBe(b.split('-')[0]);
+      const b = (await there.post(T, { subject: 'there' })).body;
+      expect(b).toMatchObject({ ticketNumber: 'ACME-1001', numberProvisional: false });
+      expect(a.split('-')[0]).not.toBe('ACME');
     } finally {
       await elsewhere.close();
     }

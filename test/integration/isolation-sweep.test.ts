@@ -76,6 +76,7 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
 const VIEWER_MAY_WRITE: Record<string, string> = {
   'POST /api/notifications/read-all': "marks the viewer's own notifications read (personal read state)",
   'POST /api/notifications/{notificationId}/read': "marks one notification read for the viewer only (personal read state)",
+  'PUT /api/notifications/email-preferences': "sets the viewer's own e-mail choices per kind of notification (personal, like read state)",
   'POST /api/sync/run': "runs a sync cycle (a viewer's device pulls; it has no changes of its own to push): no data of the entity changes",
 };
 

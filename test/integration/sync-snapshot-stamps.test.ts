@@ -18,7 +18,7 @@ const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-stamps-'));
 function ticket(entityId: string, id: string, subject: string) {
   const now = new Date().toISOString();
   return {
-    id, entity_id: entityId, ticket_number: `ST-${subject}`, subject, description: null, status: 'new', priority: 'normal', channel: 'api',
+    id, entity_id: entityId, ticket_number: `ST-${subject}`, provisional_number: null, subject, description: null, status: 'new', priority: 'normal', channel: 'api',
     contact_email: null, contact_name: null, category_id: null, created_by: null, assigned_to: null, search_text: subject.toLowerCase(),
     created_at: now, updated_at: now, first_response_at: null, resolved_at: null, closed_at: null,
   };

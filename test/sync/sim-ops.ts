@@ -47,6 +47,12 @@ export type Op = { dt: number } & (
   /** An action on a request: two devices acting on one request race through its audit chain. */
   | { k: 'requestAction'; d: number; r: number; action: 'remind' | 'cancel' | 'sign' }
   | { k: 'renameAccount'; d: number; a: number; name: number }
+  /** A notification for the owner or for everyone; reading one, or all, on a device (read on all of hers). */
+  | { k: 'notify'; d: number; everyone: boolean }
+  | { k: 'readNotification'; d: number; n: number }
+  | { k: 'readAll'; d: number }
+  /** The owner's e-mail choice for a kind, made on any device. */
+  | { k: 'emailPref'; d: number; email: boolean }
   | { k: 'sync'; d: number }
   /** A cycle on the device while it also takes a write (pull applies around a local write). */
   | { k: 'syncWhileWriting'; d: number; write: Op }
@@ -74,6 +80,7 @@ const create: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('folder' as const), d, name: fc.nat({ max: NAMES.length - 1 }), parent: fc.option(idx, { nil: null }) }),
   fc.record({ dt, k: fc.constant('upload' as const), d, pdf: fc.nat({ max: 2 }), folder: fc.option(idx, { nil: null }) }),
   fc.record({ dt, k: fc.constant('message' as const), d, t: idx, internal: fc.boolean(), customer: fc.boolean() }),
+  fc.record({ dt, k: fc.constant('notify' as const), d, everyone: fc.boolean() }),
 ];
 
 const edit: fc.Arbitrary<Op>[] = [
@@ -85,6 +92,13 @@ const edit: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('deleteFolder' as const), d, f: idx }),
   fc.record({ dt, k: fc.constant('editDoc' as const), d, doc: idx, name: fc.option(fc.nat({ max: NAMES.length - 1 }), { nil: null }), folder: fc.option(idx, { nil: null }) }),
   fc.record({ dt, k: fc.constant('deleteDoc' as const), d, doc: idx }),
+];
+
+const people: fc.Arbitrary<Op>[] = [
+  fc.record({ dt, k: fc.constant('notify' as const), d, everyone: fc.boolean() }),
+  fc.record({ dt, k: fc.constant('readNotification' as const), d, n: idx }),
+  fc.record({ dt, k: fc.constant('readAll' as const), d }),
+  fc.record({ dt, k: fc.constant('emailPref' as const), d, email: fc.boolean() }),
 ];
 
 const role = fc.constantFrom(...GRANT_ROLES);
@@ -122,7 +136,7 @@ const faults: fc.Arbitrary<Op>[] = [
 
 const syncs: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('sync' as const), d }),
-  fc.record({ dt, k: fc.constant('syncWhileWriting' as const), d, write: fc.oneof(...create, ...edit, ...ledger) }),
+  fc.record({ dt, k: fc.constant('syncWhileWriting' as const), d, write: fc.oneof(...create, ...edit, ...ledger, ...people) }),
   fc.record({
     dt,
     k: fc.constant('syncMany' as const),
@@ -135,6 +149,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.oneof(...create) },
   { weight: 4, arbitrary: fc.oneof(...edit) },
   { weight: 2, arbitrary: fc.oneof(...keyed) },
+  { weight: 2, arbitrary: fc.oneof(...people) },
   { weight: 4, arbitrary: fc.oneof(...ledger) },
   { weight: 4, arbitrary: fc.oneof(...syncs) },
   { weight: 5, arbitrary: fc.oneof(...faults) },

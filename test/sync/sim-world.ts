@@ -12,6 +12,7 @@ import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { changes as hostedChanges, entities as hostedEntities, rows as hostedRows } from '../../server/hosted/schema.js';
 import { stampsPerColumn } from '../../server/hosted/push.js';
 import { engineOf } from '../../server/sync/engine.js';
+import { HOSTED_DEVICE_ID } from '../../server/sync/protocol.js';
 import { verifyAuditChain } from '../../server/documents/audit.js';
 import type { SyncedTable } from '../../server/sync/policy.js';
 import { makePdf } from '../fixtures/pdf.js';
@@ -475,6 +476,17 @@ export class Run {
         if (!found) return 'no account';
         return ok('rename account', await c.patch(`/api/ledger/accounts/${found.id}`, { name: `${ACCOUNT_NAMES[op.name]} ${this.opIndex}` }));
       }
+      case 'notify':
+        return ok('notify', await c.post('/api/notifications', { title: `Note ${this.opIndex}`, ...(op.everyone ? {} : { userId: this.ownerId }) }));
+      case 'readNotification': {
+        const id = this.pick(dev, 'notifications', op.n);
+        if (!id) return 'no notification';
+        return ok('read notification', await c.post(`/api/notifications/${id}/read`));
+      }
+      case 'readAll':
+        return ok('read all', await c.post('/api/notifications/read-all'));
+      case 'emailPref':
+        return ok('e-mail choice', await c.put('/api/notifications/email-preferences', { preferences: { 'ticket.assigned': op.email } }));
       case 'request': {
         const doc = await uploadPdf(c, { data: this.world.pdfs[0], name: `Contract ${this.opIndex}` });
         if (doc.status !== 201) return ok('upload for request', doc);
@@ -642,11 +654,17 @@ export class Run {
       for (const c of this.queueOf(d)) check(c.result === 'rejected', () => `device ${d.index + 1}: undone change ${c.change_id} was ${c.result}`);
     }
     const undone = this.undone();
-    const accepted = this.writes.filter((w) => !undone.has(w.changeId));
+    // The hosted instance writes too (a ticket's final number when its insert arrives): its own
+    // changes in the log are writes like a device's, judged by the same oracle.
+    const log = await this.hostedLog();
+    const hostedWrites: Write[] = log
+      .filter((c) => c.deviceId === HOSTED_DEVICE_ID)
+      .map((c) => ({ device: -1, opIndex: -1, changeId: c.id, table: c.tableName, rowId: c.rowId, op: c.op, columns: c.columns, hlc: c.hlc }));
+    this.world.count('changes the hosted instance wrote (final ticket numbers)', hostedWrites.length);
+    const accepted = [...this.writes.filter((w) => !undone.has(w.changeId)), ...hostedWrites];
     this.world.count('changes undone (lost guarded races)', undone.size);
 
     // The hosted log: gap-free seqs, every accepted change exactly once, nothing undone, nothing else.
-    const log = await this.hostedLog();
     log.forEach((c, i) => check(c.seq === i + 1, () => `hosted log seq ${c.seq} at position ${i + 1}`));
     const logged = new Map<string, number>();
     for (const c of log) logged.set(c.id, (logged.get(c.id) ?? 0) + 1);
@@ -654,7 +672,7 @@ export class Run {
     for (const id of undone) check(!logged.has(id), () => `undone change ${id} is in the hosted log`);
     check(log.length === accepted.length, () => `the hosted log has ${log.length} changes, the devices captured ${accepted.length} that were not undone`);
     const seqOf = new Map(log.map((c) => [c.id, c.seq]));
-    const byId = new Map(this.writes.map((w) => [w.changeId, w]));
+    const byId = new Map([...this.writes, ...hostedWrites].map((w) => [w.changeId, w]));
     for (const c of log) {
       const w = byId.get(c.id)!;
       check(c.hlc === w.hlc && c.rowId === w.rowId && c.tableName === w.table && isDeepStrictEqual(c.columns, w.columns), () => `hosted log entry ${c.seq} differs from the captured change: ${json(c)} vs ${json(w)}`);

@@ -10,6 +10,7 @@ import { getPage } from './paged';
 import { useCategories } from './useCategories';
 import { useMembers } from './useMembers';
 import { PRIORITIES, STATUSES, type Ticket, type TicketPriority, type TicketStatus } from './types';
+import { TicketNumber } from './TicketNumber';
 
 type StatusFilter = TicketStatus | 'all';
 
@@ -170,7 +171,9 @@ export function TicketList() {
             <tbody>
               {rows.map((t) => (
                 <tr key={t.id} className="clickable" onClick={() => open(t.id)}>
-                  <td className="mono">{t.ticketNumber}</td>
+                  <td>
+                    <TicketNumber t={t} />
+                  </td>
                   <td>
                     <a href={`/helpdesk/tickets/${t.id}`} onClick={(e) => (e.preventDefault(), e.stopPropagation(), open(t.id))}>
                       {t.subject}

@@ -11,6 +11,7 @@ import { useMembers } from './useMembers';
 import { useCategories } from './useCategories';
 import { useMailbox } from './useMailbox';
 import { CHANNELS, PRIORITIES, STATUSES, TRANSITIONS, type Ticket, type TicketMessage } from './types';
+import { TicketNumber } from './TicketNumber';
 
 type TicketWithMessages = Ticket & { messages: TicketMessage[] };
 
@@ -50,7 +51,7 @@ export function TicketPage() {
         title={t.subject}
         subtitle={
           <span className="row">
-            <span className="mono">{t.ticketNumber}</span>
+            <TicketNumber t={t} />
             <StatusBadge status={t.status} />
             <PriorityBadge priority={t.priority} />
             <span>via {CHANNELS.find((c) => c.value === t.channel)?.label}</span>

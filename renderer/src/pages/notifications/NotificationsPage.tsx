@@ -4,6 +4,7 @@ import { Button, Card, EmptyState, ErrorBanner, PageHeader, Spinner, Tabs } from
 import { oneOf, useAction, useAsync, useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
 import { NotificationItem } from './NotificationItem';
+import { EmailPreferences } from './EmailPreferences';
 import { openNotification } from './open';
 import type { Notification } from './types';
 import './notifications.css';
@@ -54,6 +55,7 @@ export function NotificationsPage() {
           </ul>
         </Card>
       )}
+      <EmailPreferences />
     </div>
   );
 }

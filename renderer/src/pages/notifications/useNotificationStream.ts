@@ -13,6 +13,8 @@ export function useNotificationStream(entityId: string | null | undefined, handl
     const source = new EventSource(`/api/notifications/stream?entityId=${encodeURIComponent(entityId)}`);
     source.addEventListener('ready', (e) => ref.current.onReady(JSON.parse((e as MessageEvent).data).unread ?? 0));
     source.addEventListener('notification', (e) => ref.current.onNotification(JSON.parse((e as MessageEvent).data)));
+    // Read on another of this person's devices: the count follows.
+    source.addEventListener('unread', (e) => ref.current.onReady(JSON.parse((e as MessageEvent).data).unread ?? 0));
     return () => source.close();
   }, [entityId]);
 }

@@ -1,0 +1,3 @@
+import { ticketNumbersSuite } from './ticket-numbers-suite.js';
+
+ticketNumbersSuite('PGlite', async () => undefined);
