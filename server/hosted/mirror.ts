@@ -86,6 +86,20 @@ async function stampsOf(tx: HostedTx, entityId: string, keys: { table: string; r
 export type HostedChange = Pick<Change, 'table' | 'rowId' | 'op' | 'columns' | 'expect'>;
 
 /**
+ * Appends the hosted instance's own changes as one group of the entity's log inside `tx` (which
+ * the caller commits, then wakes the feed). Any refusal throws: the caller's transaction undoes all.
+ */
+export async function appendHostedChanges(tx: HostedTx, h: HostedContext, entityId: string, changes: HostedChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const hlc = nextStamp(h, await stampsOf(tx, entityId, changes.map((c) => ({ table: c.table, rowId: c.rowId }))));
+  const group = uuidv7();
+  const batch: Change[] = changes.map((c) => ({ ...c, id: uuidv7(), hlc, schemaVersion: PROTOCOL_VERSION, group }));
+  const results = await appendChanges(tx, h, { entityId, deviceId: HOSTED_DEVICE_ID }, batch);
+  const refused = results.find((r) => r.status === 'rejected');
+  if (refused) throw new ConflictError(`Changed elsewhere at the same moment; try again (${'reason' in refused ? refused.reason : ''})`);
+}
+
+/**
  * Writes the changes `build` returns as one group of the entity's log, in one transaction that
  * holds the entity's lock while `build` reads: nothing another writer does can slip in between
  * what was read and what is written. Any refusal (a guard no longer holds) undoes the whole group.
@@ -95,13 +109,7 @@ export async function recordHostedChanges<T>(h: HostedContext, entityId: string,
     const [entity] = await tx.select({ id: entities.id }).from(entities).where(eq(entities.id, entityId)).for('update');
     if (!entity) throw new ConflictError('This business is no longer linked');
     const built = await build(tx);
-    if (built.changes.length === 0) return built.result;
-    const hlc = nextStamp(h, await stampsOf(tx, entityId, built.changes.map((c) => ({ table: c.table, rowId: c.rowId }))));
-    const group = uuidv7();
-    const batch: Change[] = built.changes.map((c) => ({ ...c, id: uuidv7(), hlc, schemaVersion: PROTOCOL_VERSION, group }));
-    const results = await appendChanges(tx, h, { entityId, deviceId: HOSTED_DEVICE_ID }, batch);
-    const refused = results.find((r) => r.status === 'rejected');
-    if (refused) throw new ConflictError(`Changed elsewhere at the same moment; try again (${'reason' in refused ? refused.reason : ''})`);
+    await appendHostedChanges(tx, h, entityId, built.changes);
     return built.result;
   });
   // Waiting pulls answer now: devices that are online see the signature at once.

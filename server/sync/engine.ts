@@ -143,6 +143,7 @@ export function enqueueSnapshot(ctx: Context, entityId: string): number {
   let n = 0;
   const now = nowIso(ctx);
   for (const table of tables) {
+    if (table.hostedOnly) continue;
     const rows = ctx.sqlite
       .prepare<[string], { row_id: string; columns: string }>(
         `SELECT ${rowIdSql(table, 'NEW')} AS row_id, ${rowJson(table, 'NEW')} AS columns FROM "${table.name}" AS NEW WHERE entity_id = ? ORDER BY rowid`,
