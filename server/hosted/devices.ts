@@ -13,7 +13,7 @@ import { signUpRule, type ConfirmationSent } from './signups.js';
 import { newCode, normaliseCode } from './codes.js';
 import { deviceCodes, devices, entities, invitations, members } from './schema.js';
 import { invitationByCode } from './invitations.js';
-import { forgetPerson, memberPerson, writePeople } from './people.js';
+import { forgetPerson, memberPerson, writeMemberRows, writePeople } from './people.js';
 
 const CODE_MINUTES = 10;
 const MANAGERS: HostedRole[] = ['owner', 'admin'];
@@ -48,8 +48,6 @@ export async function linkEntity(h: HostedContext, input: { email: string; passw
     const inserted = await tx.insert(entities).values({ id: input.entityId, name: input.entityName, createdAt: now }).onConflictDoNothing().returning();
     if (inserted.length > 0) {
       await tx.insert(members).values({ entityId: input.entityId, accountId: account.id, role: 'owner', createdAt: now });
-      // The first person of the entity's people, in its log from the start.
-      await writePeople(tx, h, input.entityId, [await memberPerson(tx, input.entityId, account.id, { joinedAt: now })]);
       return enrolDevice(h, tx, { entityId: input.entityId, entityName: input.entityName, accountId: account.id, accountName: account.name, role: 'owner', deviceName: input.deviceName });
     }
     const [entity] = await tx.select().from(entities).where(eq(entities.id, input.entityId));
@@ -115,6 +113,7 @@ async function acceptInvitation(h: HostedContext, invitation: typeof invitations
     const [entity] = await tx.select().from(entities).where(eq(entities.id, invitation.entityId));
     // An account that existed under another id than the one invited (made in between): the invited row goes.
     if (invitation.accountId && invitation.accountId !== account.id) await forgetPerson(tx, h, entity.id, invitation.accountId);
+    await writeMemberRows(tx, h, entity.id);
     await writePeople(tx, h, entity.id, [await memberPerson(tx, entity.id, account.id, { invitedAt: invitation.createdAt ? new Date(invitation.createdAt).toISOString() : null, joinedAt: now })]);
     return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });

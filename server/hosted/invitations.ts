@@ -10,7 +10,7 @@ import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { newCode, normaliseCode } from './codes.js';
 import type { DeviceAuth } from './devices.js';
-import { forgetPerson, writePeople } from './people.js';
+import { forgetPerson, writeMemberRows, writePeople } from './people.js';
 import { recordHostedChanges } from './mirror.js';
 import { accounts, entities, invitations, members } from './schema.js';
 import type { HostedTx } from './store.js';
@@ -68,6 +68,7 @@ export async function createInvitation(h: HostedContext, auth: DeviceAuth, input
       .update(invitations)
       .set({ revokedAt: now })
       .where(and(eq(invitations.entityId, auth.entityId), eq(invitations.email, input.email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
+    await writeMemberRows(tx, h, auth.entityId);
     const name = input.name ?? invitee.name ?? input.email.split('@')[0];
     const [created] = await tx
       .insert(invitations)

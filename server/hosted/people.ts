@@ -65,6 +65,26 @@ export async function writePeople(tx: HostedTx, h: HostedContext, entityId: stri
   await appendHostedChanges(tx, h, entityId, changes);
 }
 
+/**
+ * Rows for the members that have none yet. An entity's people enter its log with its first change
+ * of people (an invitation, a role change, a removal): until then its only people are the devices'
+ * own accounts, which every device already knows from its link or join — and a log that holds only
+ * the business's data stays exactly that.
+ */
+export async function writeMemberRows(tx: HostedTx, h: HostedContext, entityId: string): Promise<void> {
+  const list = await tx
+    .select({ accountId: members.accountId, email: accounts.email, name: accounts.name, role: members.role, createdAt: members.createdAt })
+    .from(members)
+    .innerJoin(accounts, eq(accounts.id, members.accountId))
+    .where(eq(members.entityId, entityId));
+  const missing: Person[] = [];
+  for (const m of list) {
+    if (await mirroredRow(tx, entityId, PEOPLE_TABLE, personRowId(entityId, m.accountId))) continue;
+    missing.push({ accountId: m.accountId, email: m.email, name: m.name, role: m.role, state: 'active', joinedAt: new Date(m.createdAt).toISOString() });
+  }
+  await writePeople(tx, h, entityId, missing);
+}
+
 /** Drops a person's row (an invitation withdrawn before it was accepted: she never was a member). */
 export async function forgetPerson(tx: HostedTx, h: HostedContext, entityId: string, accountId: string): Promise<void> {
   const rowId = personRowId(entityId, accountId);
@@ -106,6 +126,7 @@ export async function changeRole(h: HostedContext, auth: DeviceAuth, accountId: 
   return recordHostedChanges(h, auth.entityId, async (tx) => {
     const member = await lockedMember(tx, auth.entityId, accountId);
     await checkOwnerRules(tx, auth, member, role);
+    await writeMemberRows(tx, h, auth.entityId);
     await tx.update(members).set({ role }).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, accountId)));
     const person = await memberPerson(tx, auth.entityId, accountId);
     await writePeople(tx, h, auth.entityId, [person]);
@@ -122,6 +143,7 @@ export async function removePerson(h: HostedContext, auth: DeviceAuth, accountId
   return recordHostedChanges(h, auth.entityId, async (tx) => {
     const member = await lockedMember(tx, auth.entityId, accountId);
     await checkOwnerRules(tx, auth, member, null);
+    await writeMemberRows(tx, h, auth.entityId);
     const person = await memberPerson(tx, auth.entityId, accountId);
     const now = serverTime(h);
     await tx.delete(members).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, accountId)));

@@ -64,10 +64,14 @@ export function peopleSuite(name: string, databaseUrl: () => Promise<string | un
       return { dana, danaInput: input, lee, leeDevice: new Device(base, joined.body), invitation };
     }
 
-    it('the first link writes the owner as a person of the entity, in its log', async () => {
+    it("the entity's people enter its log with its first change of people: the owner's row comes with the first invitation", async () => {
       const { device, input } = await linkConfirmed(base, smtp, linkInput());
+      // A log that holds only the business's data stays exactly that (the linking device knows its own account).
+      expect(await peopleOf(device)).toEqual([]);
+      await invite(device, { email: `first-${uuidv4()}@example.com`, role: 'viewer' });
       const people = await peopleOf(device);
-      expect(people).toEqual([expect.objectContaining({ entity_id: input.entityId, user_id: device.enrolment.accountId, email: input.email, role: 'owner', state: 'active' })]);
+      expect(people).toContainEqual(expect.objectContaining({ entity_id: input.entityId, user_id: device.enrolment.accountId, email: input.email, role: 'owner', state: 'active' }));
+      expect(people).toHaveLength(2);
     });
 
     it('an invitation is mailed with a link to the join page, listed as sent, and her row says invited on every device', async () => {
