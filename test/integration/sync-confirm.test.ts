@@ -70,7 +70,8 @@ describe('linking with a new hosted account', () => {
   });
 
   it('a wrong password for an existing hosted account: the same 202, a note to its owner, then the hosted limit (429) passed on', async () => {
-    const other = await a.signup({ entityName: 'Guessed Co' });
+    // Its own password here (a link takes the device's password), which is not the owner's hosted one.
+    const other = await a.signup({ entityName: 'Guessed Co', password: 'not the right password' });
     const body = { hostedUrl: hosted.url, email: owner.email, password: 'not the right password' };
     const mailsBefore = (await mailsTo(smtp, owner.email)).length;
     // Its own sign-up counted two failures (the 202 and the wrong code): three more reach the limit of five.
