@@ -75,3 +75,18 @@ it('devices are renamed from either device, and the name is the same everywhere'
   expect(seen.body.find((d: { current: boolean }) => d.current).name).toBe("Dana's laptop");
   expect((await owner.patch(`/api/sync/devices/${laptopDevice.id}`, { entityId: owner.entityId, name: '' })).status).toBe(400);
 });
+
+it('an invitation for an e-mail that already has an account on this install takes its password here: another one is 409 before anything is joined', async () => {
+  const local = await laptop.signup({ entityName: 'Lee Sole Trader', password: 'lee password on the laptop' });
+  const added = await owner.post(`/api/entities/${owner.entityId}/members`, { email: local.email, name: 'Lee', role: 'member' });
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
+  const code = added.body.invitation.code;
+  const devicesBefore = (await owner.get(`/api/sync/devices?entityId=${owner.entityId}`)).body.length;
+  const refused = await laptop.anon.post('/api/sync/join', { hostedUrl: hosted.url, code, email: local.email, password: 'some other password', name: 'Lee' });
+  expect(refused.status).toBe(409);
+  expect(refused.body.error).toMatch(/exists on this install/);
+  // Nothing half-joined: no device enrolled, the invitation still waits, the entity is not on the laptop.
+  expect((await owner.get(`/api/sync/devices?entityId=${owner.entityId}`)).body.length).toBe(devicesBefore);
+  expect((await owner.get(`/api/sync/invitations?entityId=${owner.entityId}`)).body.find((i: { email: string }) => i.email === local.email).state).toBe('sent');
+  expect(laptop.ctx.sqlite.prepare('select count(*) as n from memberships where user_id = ? and entity_id = ?').get(local.user.id, owner.entityId)).toEqual({ n: 0 });
+});
