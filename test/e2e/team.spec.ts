@@ -1,7 +1,8 @@
 // A team from the UI: Dana invites Lee from Settings → Members (unlinked it says the link works
 // only on this machine; linked the hosted instance makes the invitation, shown with its code and
 // QR), and Lee accepts on a fresh install through "Accept an invitation" with her own name and
-// password. Both installs then list both people with their names and roles.
+// password. Both installs then list both people with their names and roles; Dana's new password is
+// her hosted account's too.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,5 +103,17 @@ test('invite a colleague from Members, accept on a fresh install, both see both'
   }).toPass({ timeout: 30_000 });
   await expect(page.getByRole('table', { name: 'Members' }).getByRole('row', { name: /Lee/ }).getByRole('strong')).toHaveText('Lee');
   await screenshot(page, 'team-members');
+
+  // Dana changes her password in Settings → Password: through the hosted account, for all her devices.
+  await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Password' }).click();
+  await page.getByLabel('Current password').fill('not the password');
+  await page.getByLabel('New password').fill('dana has a new one');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('alert')).toContainText('current password is wrong');
+  await page.getByLabel('Current password').fill(password);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed.')).toBeVisible();
+  const check = await fetch(`${hosted.url}/sync/v1/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: danaEmail, password: 'dana has a new one', entityId: crypto.randomUUID(), entityName: 'Proof', deviceName: 'Probe' }) });
+  expect(check.status).toBe(201);
   await context.close();
 });

@@ -5,6 +5,7 @@ import { HelpdeskMailSection } from './HelpdeskMailSection';
 import { WebhooksSection } from '../webhooks/WebhooksSection';
 import { SyncSection } from '../sync/SyncSection';
 import { BackupsSection } from './BackupsSection';
+import { PasswordSection } from './PasswordSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -23,4 +24,5 @@ export const settingsSections: SettingsSection[] = [
   { path: 'webhooks', label: 'Webhooks', element: <WebhooksSection />, order: 30 },
   { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
   { path: 'backups', label: 'Backups', element: <BackupsSection />, order: 50, permission: 'SETTINGS.MANAGE' },
+  { path: 'password', label: 'Password', element: <PasswordSection />, order: 60 },
 ];
