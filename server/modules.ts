@@ -11,7 +11,7 @@ import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
 import { syncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
-import { local, type TablePolicies } from './sync/policy.js';
+import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
 import type { Db } from './db/open.js';
 
@@ -26,6 +26,7 @@ const authModule: Module = {
     entities: local('created on join from the hosted instance'),
     memberships: local('roles are held by the hosted instance; a joined device gets its own'),
     invitations: local('invitation tokens of this install'),
+    entity_people: hostedOnly,
   },
 };
 

@@ -5,7 +5,7 @@ import { areaRoutes, type AreaRoute } from './routes';
 import { LoginPage } from './pages/auth/LoginPage';
 import { SignupPage } from './pages/auth/SignupPage';
 import { AcceptInvitePage } from './pages/auth/AcceptInvitePage';
-import { JoinDevicePage } from './pages/auth/JoinDevicePage';
+import { AcceptInvitationPage, JoinDevicePage } from './pages/auth/JoinDevicePage';
 import { RestoreBackupPage } from './pages/auth/RestoreBackupPage';
 import { ErrorBanner, Spinner } from './ui/components';
 import { useFocusTrap } from './ui/focus';
@@ -51,6 +51,7 @@ function Gate() {
         <Route path="/signup" element={<SignupPage />} />
         <Route path="/invite" element={<AcceptInvitePage />} />
         <Route path="/join" element={<JoinDevicePage />} />
+        <Route path="/accept-invitation" element={<AcceptInvitationPage />} />
         <Route path="/restore" element={<RestoreBackupPage />} />
         <Route path="*" element={session.setupNeeded ? <Navigate to="/signup" replace /> : <LoginPage />} />
       </Routes>

@@ -38,10 +38,12 @@ export async function signUp(ctx: Context, input: { email: string; password: str
  * password check and withdrawn only when it succeeds, so a burst of concurrent attempts cannot
  * get more checks than the limit allows — and a crash mid-check counts against the attacker.
  */
-export async function logIn(ctx: Context, input: { email: string; password: string; ip: string }) {
+export async function logIn(ctx: Context, input: { email: string; password: string; ip: string }, changedElsewhere?: (userId: string, password: string) => Promise<boolean>) {
   reserveLoginAttempt(ctx, input.email, input.ip);
   const user = ctx.db.select().from(users).where(eq(users.email, input.email)).get();
-  const ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
+  let ok = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : (await burnPasswordCheck(input.password), false);
+  // One password per person: one changed on another of her devices is asked of the hosted account (inside the same throttle).
+  if (!ok && user?.passwordHash && changedElsewhere) ok = await changedElsewhere(user.id, input.password);
   if (!ok || !user) throw new UnauthorizedError('Invalid e-mail or password');
   // Success clears this e-mail's failures (the reservation among them); the IP keeps the others.
   ctx.db.delete(loginFailures).where(eq(loginFailures.email, input.email)).run();

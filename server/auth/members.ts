@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, count } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { invitations, memberships, users } from './tables.js';
+import { entityPeople, invitations, memberships, users } from './tables.js';
 import type { Role } from './permissions.js';
 import { randomToken, sha256Hex } from './passwords.js';
 import { roleOf } from './entities.js';
@@ -9,15 +9,33 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js'
 
 const INVITE_DAYS = 14;
 
-export function listMembers(ctx: Context, entityId: string) {
-  return ctx.db
-    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt, passwordHash: users.passwordHash })
+/**
+ * The entity's people: its members, and in a linked entity also those the hosted instance lists as
+ * removed (their names still resolve here). The state is the hosted instance's where it has one;
+ * on an unlinked entity a member without a password yet is invited.
+ */
+export function listMembers(ctx: Context, entityId: string, opts: { withRemoved?: boolean } = {}) {
+  const members = ctx.db
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, joinedAt: memberships.createdAt, passwordHash: users.passwordHash, state: entityPeople.state })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(entityPeople, and(eq(entityPeople.entityId, memberships.entityId), eq(entityPeople.userId, memberships.userId)))
     .where(eq(memberships.entityId, entityId))
     .orderBy(asc(memberships.createdAt), asc(users.id))
     .all()
-    .map(({ passwordHash, ...m }) => ({ ...m, pending: passwordHash === null }));
+    .map(({ passwordHash, state, ...m }) => {
+      const current = state ?? (passwordHash === null ? 'invited' : 'active');
+      return { ...m, state: current, pending: current === 'invited' };
+    });
+  if (!opts.withRemoved) return members;
+  const removed = ctx.db
+    .select({ userId: entityPeople.userId, email: entityPeople.email, name: entityPeople.name, role: entityPeople.role, joinedAt: entityPeople.joinedAt, removedAt: entityPeople.removedAt })
+    .from(entityPeople)
+    .where(and(eq(entityPeople.entityId, entityId), eq(entityPeople.state, 'removed')))
+    .orderBy(asc(entityPeople.removedAt))
+    .all()
+    .map(({ removedAt, joinedAt, ...p }) => ({ ...p, joinedAt: joinedAt ?? removedAt ?? '', state: 'removed' as const, pending: false }));
+  return [...members, ...removed.filter((p) => !members.some((m) => m.userId === p.userId))];
 }
 
 export function getMember(ctx: Context, entityId: string, userId: string) {

@@ -9,6 +9,8 @@ import { users } from './tables.js';
 import { eq } from 'drizzle-orm';
 import { UnauthorizedError } from '../http/errors.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
+import { linkOf } from '../sync/engine.js';
+import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from '../sync/people.js';
 import type { Auth } from './authenticate.js';
 
 const tags = ['Auth'];
@@ -41,9 +43,26 @@ export const authRoutes: RouteDef[] = [
   route(
     { method: 'post', path: '/api/auth/login', summary: 'Sign in; sets the session cookie', tags, access: 'public', body: s.loginBody, response: z.object({ user: s.userSchema }), errors: { 401: 'Wrong e-mail or password', 429: 'Too many failed attempts' } },
     async ({ ctx, res, body, ip, userAgent }) => {
-      const user = await logIn(ctx, { ...body, ip });
+      const user = await logIn(ctx, { ...body, ip }, (userId, password) => passwordChangedElsewhere(ctx, userId, password));
       startSession(ctx, res, user.id, userAgent);
       return { user: publicUser(user) };
+    },
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/auth/password',
+      summary: 'Change your password (on all your devices)',
+      description:
+        "Checked against this device's password. When you have a hosted account (a linked entity), it changes there first, so your other devices accept the new one at their next sign-in (each keeps its own hash; no hash ever travels); if the hosted instance refuses or cannot be reached, nothing changes. Session only.",
+      tags,
+      access: 'session',
+      body: s.changePasswordBody,
+      status: 204,
+      errors: { 400: 'The current password is wrong', 401: 'Not signed in', 502: 'The hosted instance cannot be reached: nothing changed' },
+    },
+    async ({ ctx, auth, body }) => {
+      await changePassword(ctx, sessionUser(auth).userId, body);
     },
   ),
   route(
@@ -87,7 +106,7 @@ export const authRoutes: RouteDef[] = [
 
   route(
     { method: 'get', path: '/api/entities/{entityId}/members', summary: 'List members and their roles', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.VIEW' }, params: s.entityIdParams, response: z.array(s.memberSchema) },
-    ({ ctx, entityId }) => listMembers(ctx, entityId),
+    ({ ctx, entityId }) => listMembers(ctx, entityId, { withRemoved: true }),
   ),
   route(
     {
@@ -102,7 +121,21 @@ export const authRoutes: RouteDef[] = [
       status: 201,
       errors: { 409: 'Already a member' },
     },
-    ({ ctx, auth, entityId, body }) => addMember(ctx, entityId, sessionUser(auth).userId, body),
+    async ({ ctx, auth, entityId, body }) => {
+      if (!linkOf(ctx, entityId)) return addMember(ctx, entityId, sessionUser(auth).userId, body);
+      // Linked: the hosted instance invites her (mail, join page); her row comes back as on every device.
+      const invitation = await inviteThroughHosted(ctx, entityId, body);
+      const member = listMembers(ctx, entityId).find((m) => m.userId === invitation.accountId) ?? {
+        userId: invitation.accountId!,
+        email: invitation.email,
+        name: invitation.name ?? invitation.email,
+        role: invitation.role,
+        joinedAt: invitation.createdAt ?? invitation.expiresAt,
+        state: 'invited' as const,
+        pending: true,
+      };
+      return { member, invitation };
+    },
   ),
   route(
     { method: 'get', path: '/api/entities/{entityId}/members/{userId}', summary: 'Get one member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.VIEW' }, params: s.memberParams, response: s.memberSchema },
@@ -110,11 +143,20 @@ export const authRoutes: RouteDef[] = [
   ),
   route(
     { method: 'patch', path: '/api/entities/{entityId}/members/{userId}', summary: "Change a member's role", tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, body: s.updateMemberBody, response: s.memberSchema, errors: { 409: 'Would leave the entity without an owner' } },
-    ({ ctx, auth, entityId, params, body }) => changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role),
+    async ({ ctx, auth, entityId, params, body }) => {
+      if (!linkOf(ctx, entityId)) return changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role);
+      // Linked: the hosted instance decides (owner rules, last owner) and every device follows.
+      await changeRoleThroughHosted(ctx, entityId, params.userId, body.role);
+      return getMember(ctx, entityId, params.userId);
+    },
   ),
   route(
     { method: 'delete', path: '/api/entities/{entityId}/members/{userId}', summary: 'Remove a member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, response: z.object({ removed: z.boolean() }), errors: { 409: 'Would leave the entity without an owner' } },
-    ({ ctx, auth, entityId, params }) => removeMember(ctx, entityId, sessionUser(auth).userId, params.userId),
+    async ({ ctx, auth, entityId, params }) => {
+      if (!linkOf(ctx, entityId)) return removeMember(ctx, entityId, sessionUser(auth).userId, params.userId);
+      await removeThroughHosted(ctx, entityId, params.userId);
+      return { removed: true };
+    },
   ),
 
   route(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invitationCreated } from '../sync/protocol.js';
 import { PERMISSIONS, ROLES, SCOPES } from './permissions.js';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'A valid e-mail address is required' })).meta({ example: 'ada@example.com' });
@@ -33,13 +34,26 @@ export const entityIdParams = z.object({ entityId: z.uuid() });
 export const memberParams = z.object({ entityId: z.uuid(), userId: z.uuid() });
 
 export const memberSchema = z
-  .object({ userId: z.uuid(), email: z.string(), name: z.string(), role: roleSchema, joinedAt: z.string(), pending: z.boolean() })
+  .object({
+    userId: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    role: roleSchema,
+    joinedAt: z.string(),
+    state: z.enum(['invited', 'active', 'removed']).meta({ description: "In a linked entity the hosted instance's word (every device shows the same); removed people stay listed so their names resolve." }),
+    pending: z.boolean().meta({ description: 'Invited and not joined yet (`state` is `invited`).' }),
+  })
   .meta({ id: 'Member' });
 export const addMemberBody = z.object({ email: emailSchema, role: roleSchema, name: nameSchema.optional() });
 export const addMemberResponse = z.object({
   member: memberSchema,
-  inviteToken: z.string().optional().meta({ description: 'Shown once when the person has no account yet; they accept with POST /api/auth/accept-invite.' }),
+  inviteToken: z.string().optional().meta({ description: 'Unlinked entity: shown once when the person has no account yet; they accept with POST /api/auth/accept-invite — on this machine only.' }),
+  invitation: invitationCreated
+    .extend({ hostedUrl: z.string() })
+    .optional()
+    .meta({ description: "Linked entity: the hosted instance's invitation (it mailed her the join link when it has SMTP: `mailed`); `code` and `joinUrl` are shown once." }),
 });
+export const changePasswordBody = z.strictObject({ currentPassword: z.string().min(1).max(200), newPassword: passwordSchema });
 export const updateMemberBody = z.object({ role: roleSchema });
 
 export const apiKeySchema = z

@@ -81,3 +81,24 @@ export const loginFailures = sqliteTable(
   },
   (t) => [index('login_failures_email_idx').on(t.email, t.at), index('login_failures_ip_idx').on(t.ip, t.at)],
 );
+
+/**
+ * The people of a linked entity as the hosted instance knows them (it alone writes these rows:
+ * a device's own pushes to this table are refused). Applying them keeps `users` and `memberships`
+ * in step (people.ts), so names, assignees and permissions resolve on every device.
+ */
+export const entityPeople = sqliteTable(
+  'entity_people',
+  {
+    entityId: text('entity_id').notNull().references(() => entities.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
+    state: text('state', { enum: ['invited', 'active', 'removed'] }).notNull(),
+    invitedAt: text('invited_at'),
+    joinedAt: text('joined_at'),
+    removedAt: text('removed_at'),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.userId] })],
+);

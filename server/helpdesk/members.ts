@@ -6,7 +6,7 @@ import { BadRequestError } from '../http/errors.js';
 /** The display name of a member, or null when the user is not a member of the entity. */
 export function memberName(ctx: Context, entityId: string, userId: string): string | null {
   if (!roleOf(ctx, entityId, userId)) return null;
-  return listMembers(ctx, entityId).find((m) => m.userId === userId)?.name ?? null;
+  return listMembers(ctx, entityId, { withRemoved: true }).find((m) => m.userId === userId)?.name ?? null;
 }
 
 /** `assignedTo` must name a member of the entity. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { hashPassword, verifyPassword, burnPasswordCheck } from '../auth/passwords.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { accounts } from './schema.js';
@@ -60,4 +60,20 @@ export async function signInExisting(h: HostedContext, input: { email: string; p
   }
   if (!(await verifyPassword(input.password, row.passwordHash))) throw new UnauthorizedError('Invalid e-mail or password');
   return row;
+}
+
+/**
+ * Changes the password of the calling device's account, given its current one: one credential per
+ * person, so her other devices take the new one at their next sign-in (each keeps its own local hash).
+ */
+export async function changeAccountPassword(h: HostedContext, accountId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  const [row] = await h.store.db.select().from(accounts).where(eq(accounts.id, accountId));
+  if (!row || !(await verifyPassword(input.currentPassword, row.passwordHash))) throw new ForbiddenError('The current password is not this account\'s password');
+  await h.store.db.update(accounts).set({ passwordHash: await hashPassword(input.newPassword) }).where(eq(accounts.id, accountId));
+}
+
+/** Whether `password` is the calling device's account's (a device whose local hash is older asks). 403 when not. */
+export async function checkAccountPassword(h: HostedContext, accountId: string, password: string): Promise<void> {
+  const [row] = await h.store.db.select().from(accounts).where(eq(accounts.id, accountId));
+  if (!row || !(await verifyPassword(password, row.passwordHash))) throw new ForbiddenError('Not this account\'s password');
 }

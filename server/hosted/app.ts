@@ -7,6 +7,7 @@ import { hostedRouter } from './routes.js';
 import { signingRouter } from './signing-routes.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { homePage } from './home-page.js';
+import { joinPage } from './join-page.js';
 import { trustProxySetting, type TrustProxySpec } from './trust-proxy.js';
 import { hostedErrorHandler, requestIds } from './request-log.js';
 
@@ -26,6 +27,7 @@ export function createHostedApp(h: HostedContext, limits: HostedLimits = DEFAULT
   app.use(requestIds());
   app.use(securityHeaders());
   app.get('/', homePage(h));
+  app.get('/join', joinPage(h));
   // Device tokens, tenant data, signers' names and e-mails: never kept in a browser's or proxy's cache.
   app.use(['/sync/v1', '/api'], noStore());
   app.use(hostedRouter(h, limits));

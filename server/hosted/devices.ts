@@ -2,7 +2,8 @@
 // device tokens, revoke.
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../auth/passwords.js';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { REMOVED_MEMBER_MESSAGE } from '../sync/protocol.js';
 import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
@@ -11,9 +12,10 @@ import { isConfirmationSent, signInExisting, signInOrSignUp } from './accounts.j
 import { signUpRule, type ConfirmationSent } from './signups.js';
 import { newCode, normaliseCode } from './codes.js';
 import { deviceCodes, devices, entities, invitations, members } from './schema.js';
+import { invitationByCode } from './invitations.js';
+import { forgetPerson, memberPerson, writeMemberRows, writePeople } from './people.js';
 
 const CODE_MINUTES = 10;
-const INVITATION_DAYS = 7;
 const MANAGERS: HostedRole[] = ['owner', 'admin'];
 
 /** Who a device token speaks for. */
@@ -56,19 +58,6 @@ export async function linkEntity(h: HostedContext, input: { email: string; passw
   });
 }
 
-/**
- * Invites a person (by e-mail) into the entity with a role; they redeem the code on their own
- * install with `join`, creating their hosted account on first use. Only an owner appoints owners.
- */
-export async function createInvitation(h: HostedContext, auth: DeviceAuth, input: { email: string; role: HostedRole; accountId?: string }): Promise<{ code: string; expiresAt: string }> {
-  if (!MANAGERS.includes(auth.role)) throw new ForbiddenError('Only an owner or admin can invite');
-  if (input.role === 'owner' && auth.role !== 'owner') throw new ForbiddenError('Only an owner can invite an owner');
-  const { code, shown } = newCode();
-  const expiresAt = new Date(h.clock.now().getTime() + INVITATION_DAYS * 86_400_000).toISOString();
-  await h.store.db.insert(invitations).values({ codeHash: sha256Hex(code), entityId: auth.entityId, email: input.email, role: input.role, accountId: input.accountId ?? null, createdBy: auth.accountId, expiresAt });
-  return { code: shown, expiresAt };
-}
-
 /** A single-use, 10-minute code that lets another install of a member join this entity. */
 export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Promise<{ code: string; expiresAt: string }> {
   const { code, shown } = newCode();
@@ -85,10 +74,7 @@ export async function createDeviceCode(h: HostedContext, auth: DeviceAuth): Prom
 export async function joinWithCode(h: HostedContext, input: { code: string; email: string; password: string; name?: string; confirmationCode?: string; deviceName: string }): Promise<Enrolment | ConfirmationSent> {
   const codeHash = sha256Hex(normaliseCode(input.code));
   const now = serverTime(h);
-  const [invitation] = await h.store.db
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.codeHash, codeHash), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)));
+  const invitation = await invitationByCode(h, input.code);
   if (invitation) return acceptInvitation(h, invitation, input);
   const account = await signInExisting(h, input);
   return h.store.db.transaction(async (tx) => {
@@ -112,15 +98,27 @@ async function acceptInvitation(h: HostedContext, invitation: typeof invitations
   const account = await signInOrSignUp(h, credentials, await signUpRule(h, input.email, 'invitation'));
   // The invitation waits, unspent, for the confirmed retry.
   if (isConfirmationSent(account)) return account;
-  return h.store.db.transaction(async (tx) => {
+  const enrolled = await h.store.db.transaction(async (tx) => {
     const now = serverTime(h);
-    const [taken] = await tx.update(invitations).set({ acceptedAt: now }).where(and(eq(invitations.codeHash, invitation.codeHash), isNull(invitations.acceptedAt))).returning();
-    if (!taken) throw new BadRequestError('The code is invalid, expired or already used');
+    // The entity's lock first (as every writer of its log takes it), then the invitation, once.
+    await tx.select({ id: entities.id }).from(entities).where(eq(entities.id, invitation.entityId)).for('update');
+    const [taken] = await tx
+      .update(invitations)
+      .set({ acceptedAt: now })
+      .where(and(eq(invitations.codeHash, invitation.codeHash), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
+      .returning();
+    if (!taken) throw new ConflictError('This invitation has just been used, withdrawn or renewed; ask for a new one');
     await tx.insert(members).values({ entityId: invitation.entityId, accountId: account.id, role: invitation.role, createdAt: now }).onConflictDoNothing();
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, invitation.entityId), eq(members.accountId, account.id)));
     const [entity] = await tx.select().from(entities).where(eq(entities.id, invitation.entityId));
+    // An account that existed under another id than the one invited (made in between): the invited row goes.
+    if (invitation.accountId && invitation.accountId !== account.id) await forgetPerson(tx, h, entity.id, invitation.accountId);
+    await writeMemberRows(tx, h, entity.id);
+    await writePeople(tx, h, entity.id, [await memberPerson(tx, entity.id, account.id, { invitedAt: invitation.createdAt ? new Date(invitation.createdAt).toISOString() : null, joinedAt: now })]);
     return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
+  await h.feed.changed(enrolled.entity.id).catch((err: unknown) => h.log.warn({ err }, 'change feed'));
+  return enrolled;
 }
 
 /** Who presents this `dt_…` token; revoked devices and removed members are refused. */
@@ -132,7 +130,8 @@ export async function authenticateDevice(h: HostedContext, token: string): Promi
     .leftJoin(members, and(eq(members.entityId, devices.entityId), eq(members.accountId, devices.accountId)))
     .where(or(eq(devices.tokenHash, hash), eq(devices.previousTokenHash, hash)));
   if (!row) throw new UnauthorizedError('Invalid device token');
-  if (row.revokedAt) throw new UnauthorizedError('This device has been revoked');
+  // A removed member's devices are revoked with her membership: they are told why.
+  if (row.revokedAt) throw new UnauthorizedError(row.role ? 'This device has been revoked' : REMOVED_MEMBER_MESSAGE);
   if (!row.role) throw new ForbiddenError('The account of this device is no longer a member of the entity');
   const now = serverTime(h);
   // The new token's first use proves the device stored it: the one before it stops working.
@@ -172,6 +171,15 @@ export async function revokeDevice(h: HostedContext, auth: DeviceAuth, deviceId:
   if (!target || (target.accountId !== auth.accountId && !MANAGERS.includes(auth.role))) throw new NotFoundError('Device not found');
   if (target.revokedAt) return;
   await h.store.db.update(devices).set({ revokedAt: serverTime(h) }).where(eq(devices.id, deviceId));
+}
+
+/** Renames a device of the entity: one's own, or any as owner or admin. */
+export async function renameDevice(h: HostedContext, auth: DeviceAuth, deviceId: string, name: string): Promise<DeviceInfo> {
+  const [target] = await h.store.db.select().from(devices).where(and(eq(devices.id, deviceId), eq(devices.entityId, auth.entityId)));
+  if (!target || (target.accountId !== auth.accountId && !MANAGERS.includes(auth.role))) throw new NotFoundError('Device not found');
+  if (target.revokedAt) throw new ConflictError('This device has been revoked');
+  await h.store.db.update(devices).set({ name }).where(eq(devices.id, deviceId));
+  return (await listDevices(h, auth)).find((d) => d.id === deviceId)!;
 }
 
 export function canManage(auth: DeviceAuth): boolean {

@@ -87,7 +87,8 @@ export type HostedChange = Pick<Change, 'table' | 'rowId' | 'op' | 'columns' | '
 
 /**
  * Appends the hosted instance's own changes as one group of the entity's log, inside `tx` (which
- * holds the entity's lock or takes it): stamped newer than every write of the rows they touch.
+ * holds the entity's lock or takes it, and which the caller commits, then wakes the feed): stamped
+ * newer than every write of the rows they touch. Any refusal throws: the caller's transaction undoes all.
  */
 export async function appendHostedChanges(tx: HostedTx, h: HostedContext, entityId: string, changes: HostedChange[]): Promise<void> {
   if (changes.length === 0) return;

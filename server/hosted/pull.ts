@@ -1,10 +1,10 @@
 // pullChanges: the entity's log after a cursor, in seq order, waiting (long-poll) when empty.
-import { eq, sql } from 'drizzle-orm';
-import type { LoggedChange, PullPage } from '../sync/protocol.js';
+import { and, eq, sql } from 'drizzle-orm';
+import { REMOVED_MEMBER_MESSAGE, type LoggedChange, type PullPage } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
-import { changes, devices, entities } from './schema.js';
+import { changes, devices, entities, members } from './schema.js';
 import { UnauthorizedError } from '../http/errors.js';
 
 /**
@@ -42,9 +42,15 @@ export function pullPageJson(page: PullPage): string {
   return `${JSON.stringify(rest).slice(0, -1)},"changes":${raw}}`;
 }
 
-async function revoked(h: HostedContext, auth: DeviceAuth): Promise<boolean> {
-  const [row] = await h.store.db.select({ revokedAt: devices.revokedAt }).from(devices).where(eq(devices.id, auth.deviceId));
-  return !row || row.revokedAt !== null;
+/** Why the device may no longer pull (revoked, or its account removed from the entity meanwhile), or null. */
+async function revoked(h: HostedContext, auth: DeviceAuth): Promise<string | null> {
+  const [row] = await h.store.db
+    .select({ revokedAt: devices.revokedAt, role: members.role })
+    .from(devices)
+    .leftJoin(members, and(eq(members.entityId, devices.entityId), eq(members.accountId, devices.accountId)))
+    .where(eq(devices.id, auth.deviceId));
+  if (row && row.revokedAt === null) return null;
+  return row && !row.role ? REMOVED_MEMBER_MESSAGE : 'This device has been revoked';
 }
 
 export async function pullChanges(h: HostedContext, auth: DeviceAuth, q: { cursor: number; limit: number; waitMs: number }, aborted: AbortSignal): Promise<PullPage> {
@@ -52,7 +58,8 @@ export async function pullChanges(h: HostedContext, auth: DeviceAuth, q: { curso
   const stopped = () => aborted.aborted || h.closing.aborted;
   for (let waited = false; ; waited = true) {
     // Back from waiting: the device may have been revoked meanwhile (a revoke wakes the entity's pulls).
-    if (waited && (await revoked(h, auth))) throw new UnauthorizedError('This device has been revoked');
+    const refusal = waited ? await revoked(h, auth) : null;
+    if (refusal) throw new UnauthorizedError(refusal);
     // Listening before looking: a push that commits between the look and the wait still wakes this pull.
     const settled = new AbortController();
     const wake = h.feed.wait(auth.entityId, Math.min(SAFETY_POLL_MS, Math.max(0, deadline - Date.now())), [aborted, h.closing, settled.signal]);

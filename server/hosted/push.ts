@@ -51,7 +51,7 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
   const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
   invariant(entity, 'a device belongs to an existing entity');
   // Checked first: a value the store cannot hold must not reach even the lookups below.
-  const problems = new Map(batch.map((c) => [c, changeProblem(c, auth.entityId)]));
+  const problems = new Map(batch.map((c) => [c, changeProblem(c, auth.entityId, auth.deviceId === HOSTED_DEVICE_ID)]));
   const known = await knownChanges(tx, auth.entityId, batch);
   const current = await currentRows(tx, auth.entityId, batch.filter((c) => !problems.get(c)));
   let seq = entity.lastSeq;

@@ -14,7 +14,14 @@ import {
   enrolment,
   hostedInfo,
   invitationBody,
+  invitationCreated,
+  invitationSchema,
   joinBody,
+  memberRoleBody,
+  passwordChangeBody,
+  passwordCheckBody,
+  personSchema,
+  renameDeviceBody,
   linkBody,
   pullPage,
   pullQuery,
@@ -26,7 +33,10 @@ import {
 import { VERSION } from '../version.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
-import { canManage, createDeviceCode, createInvitation, joinWithCode, linkEntity, listDevices, revokeDevice, rotateDeviceToken } from './devices.js';
+import { canManage, createDeviceCode, joinWithCode, linkEntity, listDevices, renameDevice, revokeDevice, rotateDeviceToken } from './devices.js';
+import { createInvitation, listInvitations, resendInvitation, revokeInvitation } from './invitations.js';
+import { changeRole, removePerson } from './people.js';
+import { changeAccountPassword, checkAccountPassword } from './accounts.js';
 import { endpoint, mountEndpoints, type HostedEndpoint } from './endpoint.js';
 import type { HostedLimits } from './limits.js';
 import { hostedOpenApi } from './openapi.js';
@@ -44,6 +54,10 @@ import { createSignInThrottle } from './sign-in-throttle.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
 const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
+const invitationParams = z.object({ invitationId: z.uuid('must be a UUID') });
+const memberParams = z.object({ accountId: z.uuid('must be a UUID') });
+/** Where this instance is reached, for join links: its public URL, else the address the device called. */
+const baseOf = (h: HostedContext, req: { protocol: string; get(name: string): string | undefined }) => h.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 const healthResponse = z.object({ status: z.literal('ok'), version: z.string(), role: z.literal('hosted') });
 const blobStored = z.object({ sha256: z.string(), size: z.number().int() });
 
@@ -70,6 +84,7 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
   const json = { before: [express.json({ limit: MAX_PUSH_BYTES })], maxBodyBytes: MAX_PUSH_BYTES };
   const instance = ['Instance'];
   const devices = ['Sync: entities and devices'];
+  const people = ['Sync: people'];
   const changes = ['Sync: changes'];
   const files = ['Sync: files'];
 
@@ -129,13 +144,133 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
     ),
     endpoint(
       h,
-      { method: 'post', path: '/sync/v1/invitations', summary: 'Invite a person (by e-mail) into the entity with a role', description: 'Only an owner invites an owner (403 otherwise).', tags: devices, ...device, roles: { only: MANAGERS, refusal: 'Only an owner or admin can invite' }, limit: manage, ...json, body: invitationBody, response: deviceCode, status: 201 },
-      ({ device, body }) => createInvitation(h, device, body),
+      {
+        method: 'post',
+        path: '/sync/v1/invitations',
+        summary: 'Invite a person (by e-mail) into the entity with a role',
+        description:
+          "Mails her a link to this instance's join page (when it has SMTP: `mailed`), and answers the code and link once (to pass on by other means). Her row ('invited') reaches every device. An earlier pending invitation of the same address is withdrawn. Only an owner invites an owner (403); 409 when she is a member already.",
+        tags: people,
+        ...device,
+        roles: { only: MANAGERS, refusal: 'Only an owner or admin can invite' },
+        limit: manage,
+        ...json,
+        body: invitationBody,
+        response: invitationCreated,
+        status: 201,
+        errors: { 409: 'Already a member' },
+      },
+      ({ req, device, body }) => createInvitation(h, device, body, baseOf(h, req)),
+    ),
+    endpoint(
+      h,
+      { method: 'get', path: '/sync/v1/invitations', summary: "The entity's invitations with their state (sent, accepted, expired, revoked)", tags: people, ...device, roles: { only: MANAGERS, refusal: 'Only an owner or admin can see invitations' }, limit: manage, response: z.array(invitationSchema) },
+      ({ device }) => listInvitations(h, device),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/invitations/{invitationId}/resend',
+        summary: 'A new code for a pending or expired invitation, mailed again (the old code stops working)',
+        tags: people,
+        ...device,
+        roles: { only: MANAGERS, refusal: 'Only an owner or admin can invite' },
+        limit: manage,
+        params: invitationParams,
+        response: invitationCreated,
+        errors: { 404: 'No such invitation in this entity', 409: 'Accepted already', 410: 'Revoked' },
+      },
+      ({ req, device, params }) => resendInvitation(h, device, params.invitationId, baseOf(h, req)),
+    ),
+    endpoint(
+      h,
+      { method: 'delete', path: '/sync/v1/invitations/{invitationId}', summary: 'Revoke a pending invitation (idempotent)', description: "Its code stops working; the person's 'invited' row goes from every device.", tags: people, ...device, roles: { only: MANAGERS, refusal: 'Only an owner or admin can invite' }, limit: manage, params: invitationParams, response: invitationSchema, errors: { 404: 'No such invitation in this entity', 409: 'Accepted already: remove the member instead' } },
+      ({ device, params }) => revokeInvitation(h, device, params.invitationId),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'patch',
+        path: '/sync/v1/members/{accountId}',
+        summary: "Change a member's role (enforced here at once, and reaching every device)",
+        description: 'Only an owner appoints, demotes or changes an owner (403); the last owner cannot be demoted (409).',
+        tags: people,
+        ...device,
+        roles: { only: MANAGERS, refusal: 'Only an owner or admin can change members' },
+        limit: manage,
+        ...json,
+        params: memberParams,
+        body: memberRoleBody,
+        response: personSchema,
+        errors: { 404: 'Not a member of this entity', 409: 'Would leave the entity without an owner' },
+      },
+      async ({ device, params, body }) => changeRole(h, device, params.accountId, body.role),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'delete',
+        path: '/sync/v1/members/{accountId}',
+        summary: 'Remove a member: her devices of the entity are revoked at once',
+        description: "Her waiting pulls answer 401 at once; every other device shows her as removed (her name still resolves). Only an owner removes an owner (403); the last owner cannot be removed (409).",
+        tags: people,
+        ...device,
+        roles: { only: MANAGERS, refusal: 'Only an owner or admin can change members' },
+        limit: manage,
+        params: memberParams,
+        response: personSchema,
+        errors: { 404: 'Not a member of this entity', 409: 'Would leave the entity without an owner' },
+      },
+      async ({ device, params }) => removePerson(h, device, params.accountId),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/account/password',
+        summary: "Change the password of the calling device's account (one credential on all her devices)",
+        description: 'Given the current password (403 when wrong; failures count like failed sign-ins, 429). Her other devices take the new one at their next sign-in.',
+        tags: people,
+        ...device,
+        limit: signIn,
+        ...json,
+        body: passwordChangeBody,
+        status: 204,
+        errors: { 403: 'The current password is wrong', ...signInErrors },
+      },
+      async ({ req, device, body }) => {
+        await throttled({ ip: req.ip ?? '', email: device.accountId }, () => changeAccountPassword(h, device.accountId, body), (e) => e instanceof ForbiddenError);
+      },
+    ),
+    endpoint(
+      h,
+      {
+        method: 'post',
+        path: '/sync/v1/account/password/check',
+        summary: "Whether a password is the calling device's account's (204, else 403)",
+        description: 'A device whose local hash no longer matches (the password was changed on another device) asks here before it takes the new one. Failures count like failed sign-ins (429).',
+        tags: people,
+        ...device,
+        limit: signIn,
+        ...json,
+        body: passwordCheckBody,
+        status: 204,
+        errors: { 403: 'Not the password', ...signInErrors },
+      },
+      async ({ req, device, body }) => {
+        await throttled({ ip: req.ip ?? '', email: device.accountId }, () => checkAccountPassword(h, device.accountId, body.password), (e) => e instanceof ForbiddenError);
+      },
     ),
     endpoint(
       h,
       { method: 'get', path: '/sync/v1/devices', summary: "The entity's devices (owners and admins), or the caller's own (other members)", tags: devices, ...device, limit: manage, response: z.array(deviceSchema) },
       ({ device }) => listDevices(h, device),
+    ),
+    endpoint(
+      h,
+      { method: 'patch', path: '/sync/v1/devices/{deviceId}', summary: "Rename a device: one's own, or any of the entity's as owner or admin", tags: devices, ...device, limit: manage, ...json, params: deviceParams, body: renameDeviceBody, response: deviceSchema, errors: { 404: "No such device in the caller's entity (or not the caller's own)", 409: 'Revoked' } },
+      ({ device, params, body }) => renameDevice(h, device, params.deviceId, body.name),
     ),
     endpoint(
       h,

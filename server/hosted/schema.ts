@@ -194,18 +194,30 @@ export const blobChunks = pgTable(
  * An invitation of a person to an entity with a role, redeemed on their own install. It carries
  * the inviting device's id for that person, so their account takes it and ids agree everywhere.
  */
-export const invitations = pgTable('invitations', {
-  codeHash: text('code_hash').primaryKey(),
-  entityId: uuid('entity_id')
-    .notNull()
-    .references(() => entities.id, { onDelete: 'cascade' }),
-  email: text('email').notNull(),
-  role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
-  accountId: uuid('account_id'),
-  createdBy: uuid('created_by').notNull(),
-  expiresAt: at('expires_at').notNull(),
-  acceptedAt: at('accepted_at'),
-});
+export const invitations = pgTable(
+  'invitations',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    /** How devices name the invitation (list, resend, revoke): the code is known only as its hash. */
+    id: uuid('id').notNull().defaultRandom(),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** The name the inviter gave; the person may choose her own when she accepts. */
+    name: text('name'),
+    role: text('role', { enum: ['owner', 'admin', 'member', 'viewer'] }).notNull(),
+    accountId: uuid('account_id'),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: at('created_at'),
+    expiresAt: at('expires_at').notNull(),
+    acceptedAt: at('accepted_at'),
+    revokedAt: at('revoked_at'),
+    /** When the join link last went out by mail (null: no SMTP here, or the mail failed). */
+    mailedAt: at('mailed_at'),
+  },
+  (t) => [uniqueIndex('invitations_id_idx').on(t.id), index('invitations_entity_idx').on(t.entityId)],
+);
 
 /**
  * Mail the hosted instance sends for entities while their devices may be offline: a signer's

@@ -10,12 +10,13 @@ import { createRateLimiter, type RateLimiter, type Reservation } from '../http/r
 import { isConfirmationSent } from './accounts.js';
 import type { HostedLimits } from './limits.js';
 
-export type SignInThrottle = <T>(who: { ip: string; email: string }, use: () => Promise<T>) => Promise<T>;
+/** `wrongPassword`: which failures count besides 401 (a device-authenticated password check answers 403). */
+export type SignInThrottle = <T>(who: { ip: string; email: string }, use: () => Promise<T>, wrongPassword?: (err: unknown) => boolean) => Promise<T>;
 
 export function createSignInThrottle(clock: Clock, limits: Pick<HostedLimits, 'failedSignIn' | 'failedSignInAccount'>): SignInThrottle {
   const byIp = createRateLimiter(clock, limits.failedSignIn);
   const byAccount = createRateLimiter(clock, limits.failedSignInAccount);
-  return async (who, use) => {
+  return async (who, use, wrongPassword) => {
     const ipPlace = reserveOrSayHowLong(byIp, who.ip, limits.failedSignIn.message);
     let accountPlace: Reservation;
     try {
@@ -30,7 +31,7 @@ export function createSignInThrottle(clock: Clock, limits: Pick<HostedLimits, 'f
       counted = isConfirmationSent(result);
       return result;
     } catch (err) {
-      counted = err instanceof UnauthorizedError;
+      counted = err instanceof UnauthorizedError || (wrongPassword?.(err) ?? false);
       throw err;
     } finally {
       ipPlace.settle(counted);

@@ -44,7 +44,7 @@ async function holdsInvitation(h: HostedContext, email: string): Promise<boolean
   const found = await h.store.db
     .select({ codeHash: invitations.codeHash })
     .from(invitations)
-    .where(and(eq(invitations.email, email), isNull(invitations.acceptedAt), gt(invitations.expiresAt, serverTime(h))))
+    .where(and(eq(invitations.email, email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, serverTime(h))))
     .limit(1);
   return found.length > 0;
 }

@@ -15,11 +15,15 @@ const ALLOWED_OPS: Record<DeviceTable['synced']['kind'], Change['op'][]> = {
   guarded: ['upsert', 'transition'],
 };
 
-/** Why a device could not have pushed `change` for `entityId`, or null when it could have. */
-export function changeProblem(change: Change, entityId: string): string | null {
+/**
+ * Why a device could not have pushed `change` for `entityId`, or null when it could have.
+ * `byHosted`: the hosted instance's own change, which alone may write hosted-only tables.
+ */
+export function changeProblem(change: Change, entityId: string, byHosted = false): string | null {
   const table = deviceTables().get(change.table);
   if (!table) return `Unknown table ${change.table}: it is not synced`;
   const { synced } = table;
+  if (synced.hostedOnly && !byHosted) return `${change.table} is written by the hosted instance only (members change through /sync/v1/members and invitations)`;
   if (!ALLOWED_OPS[synced.kind].includes(change.op)) {
     return synced.kind === 'fact' ? 'This record is written once and cannot change' : `${change.table} is not changed by ${change.op}`;
   }

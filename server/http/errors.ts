@@ -39,6 +39,12 @@ export class ConflictError extends HttpError {
     super(409, message, details);
   }
 }
+/** Something that existed and no longer can be used (an expired or withdrawn invitation). */
+export class GoneError extends HttpError {
+  constructor(message: string) {
+    super(410, message);
+  }
+}
 export class PayloadTooLargeError extends HttpError {
   constructor(message = 'Request body too large') {
     super(413, message);

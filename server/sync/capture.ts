@@ -71,6 +71,8 @@ function guardsJson(table: SyncedTable, ref: 'NEW' | 'OLD'): string {
  * undoing a refused group knows which rows it created.
  */
 export function triggerSql(table: SyncedTable): string[] {
+  // Rows only the hosted instance writes are applied here, never captured.
+  if (table.hostedOnly) return [];
   const t = q(table.name);
   const name = (what: string) => q(`sync_capture_${table.name}_${what}`);
   const insertOp = table.kind === 'fact' ? 'fact' : table.kind === 'guarded' ? 'transition' : 'upsert';

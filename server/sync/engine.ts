@@ -1,5 +1,7 @@
 // The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
 // linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
+import { applyPeople, PEOPLE_TABLE, personIdOf } from '../auth/people.js';
+import { leaveRemovedEntity } from './people.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { and, asc, eq, isNull } from 'drizzle-orm';
@@ -12,7 +14,7 @@ import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
 import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.js';
-import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
+import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, REMOVED_MEMBER_MESSAGE, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
 import { undoRefusedGroups, groupTransactions } from './groups.js';
@@ -158,6 +160,7 @@ export function enqueueSnapshot(ctx: Context, entityId: string): number {
   let n = 0;
   const now = nowIso(ctx);
   for (const table of tables) {
+    if (table.hostedOnly) continue;
     const rows = ctx.sqlite
       .prepare<[string], { row_id: string; columns: string }>(
         `SELECT ${rowIdSql(table, 'NEW')} AS row_id, ${rowJson(table, 'NEW')} AS columns FROM "${table.name}" AS NEW WHERE entity_id = ? ORDER BY rowid`,
@@ -294,6 +297,9 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
         ctx.sqlite.pragma('defer_foreign_keys = ON');
         return engine.applier.apply(link.entityId, page.changes);
       });
+      // People rows just applied: users and memberships follow (names, roles, removals).
+      const people = page.changes.filter((c) => c.table === PEOPLE_TABLE).map((c) => personIdOf(c.rowId));
+      if (people.length > 0) applyPeople(ctx, tx, link.entityId, people.filter((id): id is string => id !== null));
       const fromHosted = page.changes.filter((c) => c.deviceId === HOSTED_DEVICE_ID);
       if (fromHosted.length > 0) for (const m of modules) m.onHostedChanges?.(ctx, tx, link.entityId, fromHosted);
       tx.update(syncLinks).set({ cursor: page.cursor }).where(eq(syncLinks.entityId, link.entityId)).run();
@@ -356,6 +362,8 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
       if (err instanceof HostedError && err.serverTime) noteServerTime(ctx, engine, entityId, err.serverTime);
       if (status === -1) ctx.log.error({ err, entityId }, 'sync cycle failed');
       ctx.db.update(syncLinks).set({ lastError: message, lastErrorStatus: status }).where(eq(syncLinks.entityId, entityId)).run();
+      // This person was removed from the entity: this device lets it go (see leaveRemovedEntity).
+      if (status === 401 && message === REMOVED_MEMBER_MESSAGE) leaveRemovedEntity(ctx, entityId);
       // The hosted instance needs a newer Bureau: writes to this entity's synced data stop here until then.
       if (status === 426 && !engine.readOnly.has(entityId)) engine.guard.set(engine.readOnly.add(entityId));
       const failures = (engine.backoff.get(entityId)?.failures ?? 0) + 1;

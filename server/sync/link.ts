@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { entities, memberships, users } from '../auth/tables.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError, RateLimitedError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
 import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, type ConfirmationSent, type Enrolment, type HostedInfo } from './protocol.js';
@@ -14,14 +14,14 @@ import { waitingChanges } from './waiting.js';
 import { z } from 'zod';
 
 /** The hosted instance's refusal, as this API's error: credentials and codes are bad input here (the local session is fine). */
-function fromHosted(err: unknown, what: string): never {
+export function fromHosted(err: unknown, what: string): never {
   if (!(err instanceof HostedError)) throw err;
   if (err.status === 0) throw new BadGatewayError(err.message);
   if (err.status === 401) throw new BadRequestError(`${what}: ${err.message}`);
   if (err.status === 426) throw new ConflictError(err.message);
   // The hosted instance's wait, passed on: the person sees how long, a client can honour Retry-After.
   if (err.status === 429) throw new RateLimitedError(err.retryAfterSeconds ?? 60, `${what}: ${err.message}`);
-  if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409) throw new HttpError(err.status, `${what}: ${err.message}`);
+  if (err.status === 400 || err.status === 403 || err.status === 404 || err.status === 409 || err.status === 410) throw new HttpError(err.status, `${what}: ${err.message}`);
   throw new BadGatewayError(`${what}: the hosted instance answered ${err.status} (${err.message})`);
 }
 
@@ -31,7 +31,8 @@ function hostedUrlOf(input: string): string {
   return url;
 }
 
-const deviceName = () => `Bureau on ${os.hostname()}`.slice(0, 80);
+/** The computer's name: what a device is called until someone renames it (Settings → Sync). */
+const deviceName = () => (os.hostname().trim() || 'Bureau device').slice(0, 80);
 
 /**
  * Links an entity of this install to a hosted instance and queues all its data for the first push.
@@ -44,6 +45,8 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
   const entity = ctx.db.select().from(entities).where(eq(entities.id, input.entityId)).get();
   const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
   if (!entity || !user) throw new NotFoundError('Entity not found');
+  // One credential per person: the hosted account takes the password she signs in with here.
+  if (user.passwordHash && !(await verifyPassword(input.password, user.passwordHash))) throw new BadRequestError('Use the password you sign in to Bureau with on this device: your hosted account gets the same one');
   let enrolled: Enrolment;
   let info: HostedInfo;
   try {
@@ -84,6 +87,11 @@ const confirming = (input: { confirmationCode?: string }) => (input.confirmation
 export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; code: string; email: string; password: string; name?: string; confirmationCode?: string }) {
   const hostedUrl = hostedUrlOf(input.hostedUrl);
   const email = input.email.toLowerCase();
+  // Someone who signs in here already under this e-mail joins as herself, with her password here: checked before anything is enrolled.
+  const local = ctx.db.select().from(users).where(eq(users.email, email)).get();
+  if (local?.passwordHash && !(await verifyPassword(input.password, local.passwordHash))) {
+    throw new ConflictError('An account with this e-mail exists on this install: use its password (it becomes your password everywhere), or another e-mail');
+  }
   const passwordHash = await hashPassword(input.password);
   let enrolled: Enrolment;
   let info: HostedInfo;
@@ -166,7 +174,7 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
   } else ctx.db.update(syncChanges).set({ result: null, reason: null, answeredAt: null }).where(where).run();
 }
 
-function linked(ctx: Context, entityId: string) {
+export function linked(ctx: Context, entityId: string) {
   const link = linkOf(ctx, entityId);
   if (!link) throw new ConflictError('This entity is not linked to a hosted instance');
   return link;
@@ -189,14 +197,14 @@ export async function createAddDeviceCode(ctx: Context, entityId: string) {
 export async function inviteMemberToHosted(ctx: Context, entityId: string, userId: string) {
   const link = linked(ctx, entityId);
   const member = ctx.db
-    .select({ email: users.email, role: memberships.role })
+    .select({ email: users.email, name: users.name, role: memberships.role })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.entityId, entityId), eq(memberships.userId, userId)))
     .get();
   if (!member) throw new NotFoundError('Member not found');
   try {
-    const invitation = await callHosted(link.hostedUrl, 'POST', '/sync/v1/invitations', { token: deviceToken(ctx, link), body: { email: member.email, role: member.role, accountId: userId }, schema: deviceCode });
+    const invitation = await callHosted(link.hostedUrl, 'POST', '/sync/v1/invitations', { token: deviceToken(ctx, link), body: { email: member.email, name: member.name, role: member.role, accountId: userId }, schema: deviceCode });
     return { ...invitation, hostedUrl: link.hostedUrl, email: member.email, role: member.role };
   } catch (err) {
     fromHosted(err, 'No invitation');

@@ -10,7 +10,7 @@ export type SyncPolicy =
    * `deviceOnly` columns never leave the device (a tx hash that would link a relayed transfer to
    * the entity, a sealed token); another device creating the row fills them with the value given.
    */
-  | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns; blobs?: string[] }
+  | { kind: 'mutable'; deviceOnly?: DeviceOnlyColumns; blobs?: string[]; hostedOnly?: boolean }
   /** Written once; the same fact from two devices merges into one. */
   | { kind: 'fact'; blobs?: string[] }
   /**
@@ -41,6 +41,11 @@ export function blobsOf(tables: SyncedTable[], change: { table: string; columns:
   return (table?.blobs ?? []).map((c) => change.columns[c]).filter((v): v is string => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
 }
 export const mutableExcept = (deviceOnly: DeviceOnlyColumns): SyncPolicy => ({ kind: 'mutable', deviceOnly });
+/**
+ * Mutable rows only the hosted instance writes (the people of an entity: it holds accounts and
+ * roles). Devices apply them but never capture or push them; a device's push to one is refused.
+ */
+export const hostedOnly: SyncPolicy = { kind: 'mutable', hostedOnly: true };
 
 /** A synced table as capture and apply see it. */
 export interface SyncedTable {
@@ -54,6 +59,8 @@ export interface SyncedTable {
   deviceOnly: DeviceOnlyColumns;
   /** Columns that name a file (blob) by sha256: it is uploaded before, and fetched with, the row. */
   blobs: string[];
+  /** Written by the hosted instance only: no capture triggers here, pushes refused there. */
+  hostedOnly: boolean;
 }
 
 /** Every table of the schema by SQL name. */
@@ -84,7 +91,7 @@ export function syncedTables(policies: TablePolicies): SyncedTable[] {
     for (const c of primaryKey) if (c in deviceOnly) throw new Error(`Key column ${name}.${c} cannot stay on the device`);
     const blobs = policy.blobs ?? [];
     for (const b of blobs) if (!columns.includes(b)) throw new Error(`Blob column ${name}.${b} is not synced`);
-    out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly, blobs });
+    out.push({ name, kind: policy.kind, columns, primaryKey, guards, deviceOnly, blobs, hostedOnly: policy.kind === 'mutable' && policy.hostedOnly === true });
   }
   return out;
 }

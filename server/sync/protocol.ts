@@ -66,6 +66,9 @@ export type PushResponse = z.infer<typeof pushResponse>;
 /** The device id of the hosted instance's own changes in the log (a signer on its public pages). */
 export const HOSTED_DEVICE_ID = '00000000-0000-0000-0000-000000000000';
 
+/** Why a removed member's device is refused (401): the device then lets the entity go (see sync/people.ts). */
+export const REMOVED_MEMBER_MESSAGE = 'This device was revoked: its account was removed from the entity';
+
 export const loggedChangeSchema = changeSchema.extend({ seq: z.number(), deviceId: z.uuid() });
 export type LoggedChange = z.infer<typeof loggedChangeSchema>;
 
@@ -116,7 +119,38 @@ export const linkBody = z.strictObject({
 
 export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64), email, password, name: personName.optional(), deviceName, confirmationCode: confirmationCode.optional() });
 
-export const invitationBody = z.strictObject({ email, role: roleSchema, accountId: z.uuid('must be a UUID').optional() });
+export const invitationBody = z.strictObject({ email, role: roleSchema, name: personName.optional(), accountId: z.uuid('must be a UUID').optional() });
+
+/** An invitation as devices see it; `code` and `joinUrl` only in the answer that made (or renewed) it. */
+export const invitationSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: roleSchema,
+  accountId: z.uuid().nullable(),
+  state: z.enum(['sent', 'accepted', 'expired', 'revoked']),
+  createdAt: z.string().nullable(),
+  expiresAt: z.string(),
+  acceptedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  mailedAt: z.string().nullable(),
+});
+export const invitationCreated = invitationSchema.extend({ code: z.string(), joinUrl: z.string(), mailed: z.boolean() });
+export type InvitationCreated = z.infer<typeof invitationCreated>;
+
+export const memberRoleBody = z.strictObject({ role: roleSchema });
+export const renameDeviceBody = z.strictObject({ name: deviceName });
+export const passwordChangeBody = z.strictObject({ currentPassword: z.string().min(1).max(200), newPassword: password });
+export const passwordCheckBody = z.strictObject({ password: z.string().min(1).max(200) });
+
+/** A person of the entity as the hosted instance writes her row (entity_people). */
+export const personSchema = z.object({
+  accountId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  state: z.enum(['invited', 'active', 'removed']),
+});
 
 export const enrolment = z.object({
   serverTime: z.string(),

@@ -8,7 +8,8 @@ import { emailSchema, passwordSchema, userSchema } from '../auth/schemas.js';
 import { users } from '../auth/tables.js';
 import { createAddDeviceCode, inviteMemberToHosted, joinFromHosted, settleRejectedChange, unlinkEntity, linkEntityToHosted, listHostedDevices, revokeHostedDevice, rotateDeviceToken, syncStatus } from './link.js';
 import { runCycle } from './engine.js';
-import { confirmationSent, deviceCode, deviceSchema } from './protocol.js';
+import { confirmationSent, deviceCode, deviceSchema, invitationCreated, invitationSchema } from './protocol.js';
+import { listHostedInvitations, renameHostedDevice, resendHostedInvitation, revokeHostedInvitation } from './people.js';
 
 const tags = ['Sync'];
 const manage = { entity: 'QBH' as const, permission: 'SETTINGS.MANAGE' as const };
@@ -153,7 +154,7 @@ export const syncRoutes: RouteDef[] = [
       path: '/api/sync/invitations',
       summary: 'Invite a member to work on their own install',
       description:
-        'For a member added under Members: the hosted instance keeps an invitation (7 days, single use) for their e-mail and role. Give them the hosted URL and the code; they choose "Join from another device" on their install. Their account takes their id here, so assignments agree on every device.',
+        'For a member added under Members: the hosted instance keeps an invitation (7 days, single use) for their e-mail and role. The hosted instance mails them a link to its join page when it has SMTP; otherwise give them the hosted URL and the code. They choose "Accept an invitation" on their install. Their account takes their id here, so assignments agree on every device.',
       tags,
       access: manage,
       body: z.strictObject({ entityId: entityIdField, userId: z.uuid('must be a UUID') }),
@@ -162,6 +163,43 @@ export const syncRoutes: RouteDef[] = [
       errors: { 409: 'Not linked' },
     },
     ({ ctx, entityId, body }) => inviteMemberToHosted(ctx, entityId, body.userId),
+  ),
+  route(
+    { method: 'get', path: '/api/sync/invitations', summary: "The linked entity's invitations and their state (sent, accepted, expired, revoked)", tags, access: manage, query: z.object({ entityId: entityIdField }), response: z.array(invitationSchema), errors: { 409: 'Not linked' } },
+    ({ ctx, entityId }) => listHostedInvitations(ctx, entityId),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/sync/invitations/{invitationId}/resend',
+      summary: 'Send an invitation again with a new code (the old one stops working; 7 more days)',
+      tags,
+      access: manage,
+      params: z.object({ invitationId: z.uuid('must be a UUID') }),
+      body: z.strictObject({ entityId: entityIdField }),
+      response: invitationCreated.extend({ hostedUrl: z.string() }),
+      errors: { 404: 'No such invitation', 409: 'Not linked, or accepted already', 410: 'Revoked: invite again' },
+    },
+    ({ ctx, entityId, params }) => resendHostedInvitation(ctx, entityId, params.invitationId),
+  ),
+  route(
+    { method: 'delete', path: '/api/sync/invitations/{invitationId}', summary: 'Revoke a pending invitation', tags, access: manage, params: z.object({ invitationId: z.uuid('must be a UUID') }), response: invitationSchema, errors: { 404: 'No such invitation', 409: 'Not linked, or accepted already' } },
+    ({ ctx, entityId, params }) => revokeHostedInvitation(ctx, entityId, params.invitationId),
+  ),
+  route(
+    {
+      method: 'patch',
+      path: '/api/sync/devices/{deviceId}',
+      summary: 'Rename a device',
+      description: "A device is called by its computer's name until renamed; every device of the entity lists the new name.",
+      tags,
+      access: manage,
+      params: z.object({ deviceId: z.uuid('must be a UUID') }),
+      body: z.strictObject({ entityId: entityIdField, name: z.string().trim().min(1).max(80) }),
+      response: deviceSchema.extend({ current: z.boolean() }),
+      errors: { 404: 'No such device', 409: 'Not linked, or the device is revoked' },
+    },
+    ({ ctx, entityId, params, body }) => renameHostedDevice(ctx, entityId, params.deviceId, body.name),
   ),
   route(
     { method: 'get', path: '/api/sync/devices', summary: 'Devices of the entity on the hosted instance', tags, access: manage, query: z.object({ entityId: entityIdField }), response: z.array(deviceSchema.extend({ current: z.boolean() })) },

@@ -8,6 +8,7 @@
 // by set-based SQL (table by table, parents first), and their stamps written to sync_stamps in
 // the same pass; rows it already has (a re-snapshot) go through the applier, last writer wins per
 // column as for any pulled change. The cursor moves in that transaction: all or nothing.
+import { applyPeople } from '../auth/people.js';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
@@ -294,6 +295,8 @@ function applyStaged(ctx: Context, engine: SyncEngine, entityId: string, staged:
           applyBatch();
         }
       }
+      // Every person of the entity, as the snapshot has them: users and memberships follow.
+      applyPeople(ctx, tx, entityId);
       tx.update(syncLinks).set({ cursor: seq, needsSnapshot: false }).where(eq(syncLinks.entityId, entityId)).run();
       return { inserted, careful, skipped, orphans };
     }),

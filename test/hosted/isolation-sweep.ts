@@ -47,6 +47,12 @@ function sameAsAnonymous(method: string, path: (c: Ctx) => string, body?: (c: Ct
   };
 }
 
+/** The account of an entity's owner device (read as that owner; not an exchange of A's). */
+async function ownerAccountOf(url: string, seed: HostedSeed): Promise<string> {
+  const devices = await call(url, 'GET', '/sync/v1/devices', { token: seed.ownerToken });
+  return devices.body.find((d: { id: string }) => d.id === seed.ownerDeviceId).accountId;
+}
+
 const stamp = () => formatStamp({ wallMs: Date.now(), counter: 0, node: crypto.randomUUID().replace(/-/g, '') });
 
 /** Per operation: what A's owner device does with B's ids, and what a viewer of A may not write. */
@@ -95,6 +101,43 @@ const PROBES: Record<string, { crossEntity: Check[]; viewer?: Check[]; viewerMay
       },
     ],
     viewer: [async (c) => expectStatus('viewer invitation', await c.send('POST', '/sync/v1/invitations', { token: c.a.viewerToken, body: { email: 'x@example.com', role: 'member' } }), 403)],
+  },
+  'GET /sync/v1/invitations': {
+    crossEntity: [
+      async (c) => {
+        const list = await c.send('GET', '/sync/v1/invitations', { token: c.a.ownerToken });
+        return expectStatus('invitations', list, 200) ?? (list.body.every((i: { email: string }) => !i.email.includes(c.b.email)) ? null : "A's invitations show B's");
+      },
+    ],
+  },
+  'POST /sync/v1/invitations/{invitationId}/resend': {
+    crossEntity: [async (c) => expectStatus('resend an invitation A never made', await c.send('POST', `/sync/v1/invitations/${crypto.randomUUID()}/resend`, { token: c.a.ownerToken }), 404)],
+    viewer: [async (c) => expectStatus('viewer resends', await c.send('POST', `/sync/v1/invitations/${crypto.randomUUID()}/resend`, { token: c.a.viewerToken }), 403)],
+  },
+  'DELETE /sync/v1/invitations/{invitationId}': {
+    crossEntity: [async (c) => expectStatus('revoke an invitation A never made', await c.send('DELETE', `/sync/v1/invitations/${crypto.randomUUID()}`, { token: c.a.ownerToken }), 404)],
+    viewer: [async (c) => expectStatus('viewer revokes', await c.send('DELETE', `/sync/v1/invitations/${crypto.randomUUID()}`, { token: c.a.viewerToken }), 403)],
+  },
+  'PATCH /sync/v1/members/{accountId}': {
+    crossEntity: [async (c) => expectStatus("change the role of B's owner", await c.send('PATCH', `/sync/v1/members/${await ownerAccountOf(c.url, c.b)}`, { token: c.a.ownerToken, body: { role: 'viewer' } }), 404)],
+    viewer: [async (c) => expectStatus("viewer changes the owner's role", await c.send('PATCH', `/sync/v1/members/${await ownerAccountOf(c.url, c.a)}`, { token: c.a.viewerToken, body: { role: 'viewer' } }), 403)],
+  },
+  'DELETE /sync/v1/members/{accountId}': {
+    crossEntity: [async (c) => expectStatus("remove B's owner", await c.send('DELETE', `/sync/v1/members/${await ownerAccountOf(c.url, c.b)}`, { token: c.a.ownerToken }), 404)],
+    viewer: [async (c) => expectStatus('viewer removes the owner', await c.send('DELETE', `/sync/v1/members/${await ownerAccountOf(c.url, c.a)}`, { token: c.a.viewerToken }), 403)],
+  },
+  'POST /sync/v1/account/password': {
+    // Always the caller's own account: B's password is no current password of A's.
+    crossEntity: [async (c) => expectStatus("B's password as A's current one", await c.send('POST', '/sync/v1/account/password', { token: c.a.ownerToken, body: { currentPassword: c.b.password + ' (not A)', newPassword: 'taken over by A at last' } }), 403)],
+    viewerMayWrite: "the viewer's own account password (no data of the entity changes)",
+  },
+  'POST /sync/v1/account/password/check': {
+    crossEntity: [async (c) => expectStatus("B's password checked as A's", await c.send('POST', '/sync/v1/account/password/check', { token: c.a.ownerToken, body: { password: c.b.password + ' (not A)' } }), 403)],
+    viewerMayWrite: "checks the viewer's own password (nothing changes)",
+  },
+  'PATCH /sync/v1/devices/{deviceId}': {
+    crossEntity: [async (c) => expectStatus("rename B's device", await c.send('PATCH', `/sync/v1/devices/${c.b.spareDeviceId}`, { token: c.a.ownerToken, body: { name: 'Renamed by A' } }), 404)],
+    viewer: [async (c) => expectStatus("viewer renames the owner's device", await c.send('PATCH', `/sync/v1/devices/${c.a.ownerDeviceId}`, { token: c.a.viewerToken, body: { name: 'Renamed' } }), 404)],
   },
   'GET /sync/v1/devices': {
     crossEntity: [

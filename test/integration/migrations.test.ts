@@ -103,7 +103,7 @@ describe('migrations', () => {
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     // Capture triggers name every column; they are made again at start.
     for (const { name } of old.sqlite.prepare("select name from sqlite_master where type = 'trigger' and name like 'sync_capture_%'").all() as { name: string }[]) old.sqlite.exec(`DROP TRIGGER ${name}`);
@@ -117,7 +117,8 @@ describe('migrations', () => {
       ALTER TABLE wallet_activity DROP COLUMN purpose;
       DROP TABLE mail_settings; ALTER TABLE mail_outbox DROP COLUMN via; ALTER TABLE mail_outbox DROP COLUMN purpose_key; ALTER TABLE mail_outbox DROP COLUMN drop_reason;
       DROP TABLE notification_email_prefs; ALTER TABLE notification_reads DROP COLUMN entity_id;
-      DROP TABLE helpdesk_settings; ALTER TABLE helpdesk_tickets DROP COLUMN provisional_number;`);
+      DROP TABLE helpdesk_settings; ALTER TABLE helpdesk_tickets DROP COLUMN provisional_number;
+      DROP TABLE entity_people;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);

@@ -55,11 +55,14 @@ describe('linking with a new hosted account', () => {
       const invite = await owner.post('/api/sync/invitations', { userId: added.body.member.userId });
       expect(invite.status, JSON.stringify(invite.body)).toBe(201);
       const body = { hostedUrl: hosted.url, code: invite.body.code, email: 'newcomer@example.com', password: 'newcomer own password', name: 'New Comer' };
+      // Each invitation went out by mail (the add, then the invite of the added member, which replaces it).
+      const invitationMails = await mailsTo(smtp, 'newcomer@example.com');
+      expect(invitationMails.map((m) => m.subject)).toEqual([expect.stringMatching(/invited you/), expect.stringMatching(/invited you/)]);
       const first = await c.anon.post('/api/sync/join', body);
       expect(first.status, JSON.stringify(first.body)).toBe(202);
       expect(first.body).toEqual({ confirmation: 'sent', email: 'newcomer@example.com' });
       expect(first.headers.get('set-cookie')).toBeNull();
-      const joined = await c.anon.post('/api/sync/join', { ...body, confirmationCode: await confirmationCode(smtp, 'newcomer@example.com', 1) });
+      const joined = await c.anon.post('/api/sync/join', { ...body, confirmationCode: await confirmationCode(smtp, 'newcomer@example.com', invitationMails.length + 1) });
       expect(joined.status, JSON.stringify(joined.body)).toBe(201);
       expect(joined.body.user.id).toBe(added.body.member.userId);
       const member = makeClient(c.url, { cookie: (joined.headers.get('set-cookie') ?? '').split(';')[0], origin: c.url, 'x-entity-id': owner.entityId });
@@ -70,7 +73,8 @@ describe('linking with a new hosted account', () => {
   });
 
   it('a wrong password for an existing hosted account: the same 202, a note to its owner, then the hosted limit (429) passed on', async () => {
-    const other = await a.signup({ entityName: 'Guessed Co' });
+    // Its own password here (a link takes the device's password), which is not the owner's hosted one.
+    const other = await a.signup({ entityName: 'Guessed Co', password: 'not the right password' });
     const body = { hostedUrl: hosted.url, email: owner.email, password: 'not the right password' };
     const mailsBefore = (await mailsTo(smtp, owner.email)).length;
     // Its own sign-up counted two failures (the 202 and the wrong code): three more reach the limit of five.

@@ -184,8 +184,10 @@ describe('a member on her own machine', () => {
       await run(agent, owner.entityId);
       await run(owner, owner.entityId);
       expect((await owner.get(`/api/helpdesk/tickets/${ticket.id}`)).body).toMatchObject({ assignedTo: agentId, status: 'pending' });
-      // single use
-      expect((await c.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: invite.body.code, email: 'agent@example.com', password: 'agnes own password' })).status).toBe(400);
+      // single use: a used invitation says so (409)
+      const reused = await c.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: invite.body.code, email: 'agent@example.com', password: 'agnes own password' });
+      expect(reused.status).toBe(409);
+      expect(reused.body.error).toMatch(/accepted already/);
       // a member cannot invite
       expect((await agent.post('/api/sync/invitations', { userId: agentId })).status).toBe(403);
     } finally {
@@ -203,8 +205,13 @@ describe('bad input', () => {
   it('wrong hosted credentials: 400, nothing linked', async () => {
     const first = await other.post('/api/sync/link', { hostedUrl: hosted.url, email: other.email, password: other.password });
     expect(first.status).toBe(201);
-    const third = await a.signup({ entityName: 'Third' });
-    const res = await third.post('/api/sync/link', { hostedUrl: hosted.url, email: other.email, password: 'not the password at all' });
+    const third = await a.signup({ entityName: 'Third', password: 'third has a password of her own' });
+    // A password other than this device's is refused here first (one credential per person)…
+    const local = await third.post('/api/sync/link', { hostedUrl: hosted.url, email: other.email, password: 'not the password at all' });
+    expect(local.status).toBe(400);
+    expect(local.body.error).toMatch(/password you sign in to Bureau with on this device/);
+    // …and this device's password, when it is not the hosted account's, by the hosted instance.
+    const res = await third.post('/api/sync/link', { hostedUrl: hosted.url, email: other.email, password: third.password });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/Linking failed/);
     expect((await third.get('/api/sync/status')).body).toEqual({ linked: false, state: 'unlinked' });

@@ -22,7 +22,7 @@ export function LoginPage() {
         <>
           New here? <Link to="/signup">Create an account</Link>
           <br />
-          Using Bureau on another device? <Link to="/join">Join from another device</Link>
+          Invited by a colleague? <Link to="/accept-invitation">Accept an invitation</Link> · Using Bureau on another device? <Link to="/join">Join from another device</Link>
         </>
       }
     >

@@ -39,7 +39,7 @@ export function SignupPage() {
               <br />
             </>
           )}
-          Using Bureau on another device? <Link to="/join">Join from another device</Link>
+          Invited by a colleague? <Link to="/accept-invitation">Accept an invitation</Link> · Using Bureau on another device? <Link to="/join">Join from another device</Link>
           {session.setupNeeded && (
             <>
               <br />

@@ -7,6 +7,7 @@ import { SyncSection } from '../sync/SyncSection';
 import { BackupsSection } from './BackupsSection';
 import { EmailSection } from './EmailSection';
 import { TicketNumbersSection } from './TicketNumbersSection';
+import { PasswordSection } from './PasswordSection';
 
 /** Settings sub-pages; other areas (e.g. webhooks) add theirs here. */
 export interface SettingsSection {
@@ -27,4 +28,5 @@ export const settingsSections: SettingsSection[] = [
   { path: 'email', label: 'E-mail', element: <EmailSection />, order: 35, permission: 'SETTINGS.MANAGE' },
   { path: 'sync', label: 'Sync', element: <SyncSection />, order: 40, permission: 'SETTINGS.MANAGE' },
   { path: 'backups', label: 'Backups', element: <BackupsSection />, order: 50, permission: 'SETTINGS.MANAGE' },
+  { path: 'password', label: 'Password', element: <PasswordSection />, order: 60 },
 ];

@@ -62,7 +62,7 @@ export function AddDeviceModal({ entityId, hostedUrl, onClose }: { entityId: str
                 Enter this hosted URL and the code:
                 <CopyField value={hostedUrl} label="Hosted URL" />
               </li>
-              <li>Sign in with your e-mail and password. Everything of this entity is copied there.</li>
+              <li>Sign in with your e-mail and the password you use on this device (one password on all your devices). Everything of this entity is copied there.</li>
             </ol>
           </div>
         )

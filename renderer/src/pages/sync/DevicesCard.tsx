@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, ErrorBanner, Modal, Spinner } from '../../ui/components';
+import { Badge, Button, Card, ErrorBanner, Modal, Spinner, TextInput } from '../../ui/components';
 import { formatDateTime, formatRelative, useAction, useAsync } from '../../ui/hooks';
 import { AddDeviceModal } from './AddDeviceModal';
 import { syncApi } from './sync-api';
@@ -10,6 +10,7 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
   const devices = useAsync(() => syncApi.devices(entityId), [entityId]);
   const [adding, setAdding] = useState(false);
   const [revoking, setRevoking] = useState<Device | null>(null);
+  const [renaming, setRenaming] = useState<Device | null>(null);
   return (
     <Card
       title="Devices"
@@ -45,6 +46,7 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
                     <td className="muted">{d.lastSeenAt ? formatRelative(d.lastSeenAt) : 'Never'}</td>
                     <td>{d.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</td>
                     <td style={{ textAlign: 'right' }}>
+                      {!d.revokedAt && <Button onClick={() => setRenaming(d)}>Rename</Button>}{' '}
                       {!d.current && !d.revokedAt && (
                         <Button variant="danger" onClick={() => setRevoking(d)}>
                           Revoke
@@ -68,6 +70,17 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
           }}
         />
       )}
+      {renaming && (
+        <RenameModal
+          entityId={entityId}
+          device={renaming}
+          onClose={() => setRenaming(null)}
+          onRenamed={() => {
+            setRenaming(null);
+            void devices.reload();
+          }}
+        />
+      )}
       {revoking && (
         <RevokeModal
           device={revoking}
@@ -79,6 +92,33 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
         />
       )}
     </Card>
+  );
+}
+
+function RenameModal({ entityId, device, onClose, onRenamed }: { entityId: string; device: Device; onClose: () => void; onRenamed: () => void }) {
+  const [name, setName] = useState(device.name);
+  const rename = useAction(async () => {
+    await syncApi.rename(entityId, device.id, name.trim());
+    onRenamed();
+  });
+  return (
+    <Modal
+      title="Rename device"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" type="submit" form="rename-device" busy={rename.pending}>
+            Rename
+          </Button>
+        </>
+      }
+    >
+      <form id="rename-device" className="form" onSubmit={(e) => (e.preventDefault(), void rename.run())}>
+        <ErrorBanner error={rename.error} />
+        <TextInput label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required autoFocus hint="Every device of this business lists it by this name." />
+      </form>
+    </Modal>
   );
 }
 

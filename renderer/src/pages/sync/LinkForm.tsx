@@ -43,7 +43,7 @@ export function LinkForm({ entityId }: { entityId: string }) {
           value={form.password}
           onChange={set('password')}
           error={fieldErrors.password}
-          hint="Your account on the hosted instance; it is created with this password the first time, once you confirm your e-mail address."
+          hint="The password you sign in with on this device: your account on the hosted instance uses the same one (it is created with it the first time, once you confirm your e-mail address), so all your devices share one password."
           required
         />
         {confirmation.field}

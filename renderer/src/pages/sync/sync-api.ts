@@ -9,6 +9,7 @@ export const syncApi = {
   addDeviceCode: (entityId: string) => api.post<AddDeviceCode>('/api/sync/devices/code', { entityId }),
   devices: (entityId: string) => api.get<Device[]>('/api/sync/devices', { entityId }),
   revoke: (deviceId: string) => api.delete<void>(`/api/sync/devices/${deviceId}`),
+  rename: (entityId: string, deviceId: string, name: string) => api.patch<Device>(`/api/sync/devices/${deviceId}`, { entityId, name }),
   join: (body: JoinBody) => api.post<Joined | ConfirmationSent>('/api/sync/join', body),
 };
 

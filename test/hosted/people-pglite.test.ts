@@ -1,0 +1,3 @@
+import { peopleSuite } from './people-suite.js';
+
+peopleSuite('PGlite', async () => undefined);
