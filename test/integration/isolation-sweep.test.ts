@@ -58,6 +58,10 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
     reason: "A device id on the hosted instance: the hosted instance resolves it within the entity of the caller's own device token; this install keeps no rows for it.",
     own: () => '0190f0f0-0000-7000-8000-000000000001',
   },
+  invitationId: {
+    reason: "An invitation on the hosted instance: the hosted instance resolves it within the entity of the caller's own device token (another entity's answers 404, checked in test/hosted/people-*.test.ts); this install keeps no rows for it.",
+    own: () => '0190f0f0-0000-7000-8000-0000000000d1',
+  },
   changeId: {
     reason: "An entry of a linked entity's sync queue: the sweep's entities are not linked, so neither has one (an unknown id answers 404; another entity's entry is checked in sync-devices.test.ts).",
     own: () => '0190f0f0-0000-7000-8000-0000000000c1',
