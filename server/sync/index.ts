@@ -1,7 +1,7 @@
 import type { Module } from '../modules.js';
 import { startSyncEngine } from './engine.js';
 import { stopLive } from './live.js';
-import { local } from './policy.js';
+import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
 
 export const syncModule: Module = {
@@ -16,5 +16,6 @@ export const syncModule: Module = {
     sync_node: local("this install's clock id"),
     outbox: local('events fire on the device where the change began'),
     outbox_cursors: local('consumers of this device'),
+    entity_events: fact,
   },
 };
