@@ -16,6 +16,7 @@ import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
 import { reactToChanges } from './signing-mail.js';
+import { queueWebhookJobs } from './webhook-jobs.js';
 import { changeProblem } from './validate-change.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
@@ -118,6 +119,7 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
       on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
     await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
     await reactToChanges(tx, h, auth.entityId, accepted);
+    if (await queueWebhookJobs(tx, h, auth.entityId, auth.deviceId, accepted)) h.webhooks?.wake();
   }
   return out;
 }

@@ -22,7 +22,7 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   const sink = { write: (line: string) => void logLines.push(line) };
-  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'debug', logDestination: sink as never, allowLocalWebhookTargets: true } as never);
+  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'debug', logDestination: sink as never, allowLocalWebhookTargets: true });
   a = await startTestServer();
   b = await startTestServer();
   receiver = await startReceiver();
@@ -51,11 +51,12 @@ async function settle() {
   for (let i = 0; i < 2; i++) {
     for (const [server, client] of [[a, owner], [b, onB]] as const) {
       server.ctx.events.drain();
-      expect((await run(client)).body.state).toBe('synced');
+      const ran = await run(client);
+      expect(ran.body.lastError, JSON.stringify(ran.body)).toBeNull();
       await server.ctx.loops.runAll();
       server.ctx.events.drain();
     }
-    await (hosted.ctx as unknown as { webhooks?: { deliverDue(): Promise<number> } }).webhooks?.deliverDue();
+    await (hosted.ctx.webhooks!).deliverDue();
   }
 }
 
