@@ -17,15 +17,19 @@ let b: TestServer;
 let owner: SessionClient;
 let onB: Client;
 let receiver: Receiver;
+let hostedReceiver: Receiver;
+let bReceiver: Receiver;
 const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-hooks-'));
 const logLines: string[] = [];
 
 beforeAll(async () => {
   const sink = { write: (line: string) => void logLines.push(line) };
   hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'debug', logDestination: sink as never, allowLocalWebhookTargets: true });
-  a = await startTestServer();
-  b = await startTestServer();
+  a = await startTestServer({ logLevel: 'debug', logDestination: sink as never });
+  b = await startTestServer({ logLevel: 'debug', logDestination: sink as never });
   receiver = await startReceiver();
+  hostedReceiver = await startReceiver();
+  bReceiver = await startReceiver();
   owner = await a.signup({ entityName: 'Hooks Ltd' });
   const linked = await owner.post('/api/sync/link', { hostedUrl: hosted.url, email: owner.email, password: owner.password });
   expect(linked.status, JSON.stringify(linked.body)).toBe(201);
@@ -41,6 +45,8 @@ afterAll(async () => {
   await b?.close();
   await hosted?.close();
   await receiver?.close();
+  await hostedReceiver?.close();
+  await bReceiver?.close();
   fs.rmSync(hostedDir, { recursive: true, force: true });
 });
 
@@ -81,6 +87,83 @@ describe('webhooks across devices', () => {
     for (const r of ticketCreated(receiver)) expect(() => wh.verify(r.body, r.headers)).not.toThrow();
   });
 
+  it('a subscription delivered by the hosted instance gets each event once, with the event id as webhook-id', async () => {
+    const created = await owner.post(W, { url: hostedReceiver.url, events: ['ticket.created'], deliveredBy: 'hosted' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.deliveredBy).toBe('hosted');
+    await settle();
+    const onA = await owner.post('/api/helpdesk/tickets', { subject: 'Hosted sees A' });
+    const fromB = await onB.post('/api/helpdesk/tickets', { subject: 'Hosted sees B' });
+    await settle();
+    await settle();
+    const got = ticketCreated(hostedReceiver);
+    expect(got.map((r) => JSON.parse(r.body).data.ticket.id).sort()).toEqual([onA.body.id, fromB.body.id].sort());
+    const wh = new Webhook(created.body.secret);
+    for (const r of got) expect(() => wh.verify(r.body, r.headers)).not.toThrow();
+    // webhook-id is the event's id, the same on A, B and the hosted instance.
+    const eventIds = (a.ctx.sqlite.prepare("select id from entity_events where type = 'ticket.created'").all() as { id: string }[]).map((r) => r.id);
+    for (const r of got) expect(eventIds).toContain(r.headers['webhook-id']);
+    // The delivery log (written by the hosted instance) reaches both devices.
+    for (const c of [owner, onB]) {
+      const log = await c.get(`${W}/${created.body.id}/deliveries`);
+      expect(log.body.map((d: { status: string; attempts: unknown[] }) => [d.status, d.attempts.length])).toEqual([['succeeded', 1], ['succeeded', 1]]);
+    }
+    // The device subscription did not get them twice either.
+    expect(ticketCreated(receiver)).toHaveLength(4);
+  });
+
+  it('a subscription made on A and delivered by device B: B fetches the secret and delivers events from A and B once', async () => {
+    const bDevice = (await onB.get(`/api/sync/status?entityId=${owner.entityId}`)).body.deviceId as string;
+    expect(bDevice).toMatch(/^[0-9a-f-]{36}$/);
+    const created = await owner.post(W, { url: bReceiver.url, events: ['ticket.created'], deliveredBy: bDevice });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await settle();
+    const onA = await owner.post('/api/helpdesk/tickets', { subject: 'B delivers A' });
+    const fromB = await onB.post('/api/helpdesk/tickets', { subject: 'B delivers B' });
+    await settle();
+    await settle();
+    const got = ticketCreated(bReceiver);
+    expect(got.map((r) => JSON.parse(r.body).data.ticket.id).sort()).toEqual([onA.body.id, fromB.body.id].sort());
+    const wh = new Webhook(created.body.secret);
+    for (const r of got) expect(() => wh.verify(r.body, r.headers)).not.toThrow();
+  });
+
+  it('a test event and a manual retry asked on a device that does not deliver reach the deliverer', async () => {
+    const sub = (await onB.get(W)).body.find((s: { url: string }) => s.url === hostedReceiver.url);
+    const before = hostedReceiver.received.length;
+    const test = await onB.post(`${W}/${sub.id}/test`, {});
+    expect(test.status, JSON.stringify(test.body)).toBe(201);
+    expect(test.body.status).toBe('pending');
+    const [first] = (await onB.get(`${W}/${sub.id}/deliveries?status=succeeded`)).body;
+    const retry = await onB.post(`${W}/${sub.id}/deliveries/${first.id}/retry`, {});
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    await settle();
+    await settle();
+    const sent = hostedReceiver.received.slice(before).map((r) => [JSON.parse(r.body).type, r.headers['webhook-id']]);
+    expect(sent).toEqual(expect.arrayContaining([['webhook.test', test.body.eventId], ['ticket.created', first.eventId]]));
+    expect(sent).toHaveLength(2);
+  });
+
+  it('no secret appears in the hosted log, its database rows or the sync log', async () => {
+    // A refused call that carried a secret is logged — without it.
+    const token = (a.ctx.sqlite.prepare('select device_token_sealed as t from sync_links').get() as { t: string }).t;
+    const leaked = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+    const bad = await fetch(`${hosted.url}/sync/v1/webhook-secrets`, { method: 'PUT', headers: { authorization: `Bearer ${a.ctx.secrets.open(token).toString('utf8')}`, 'content-type': 'application/json' }, body: JSON.stringify({ subscriptionId: 'not-a-uuid', version: 'v', secret: leaked }) });
+    expect(bad.status).toBe(400);
+    // Everything the three processes logged at debug level (the sync cycles, snapshots, deliveries).
+    const logText = logLines.join('\n');
+    expect(logText).toContain('sync');
+    expect(logText).not.toContain(leaked.slice(6));
+    const all = a.ctx.sqlite.prepare('select secret_sealed from webhook_secrets').all() as { secret_sealed: string }[];
+    const plain = all.map((r) => a.ctx.secrets.open(r.secret_sealed).toString('utf8'));
+    expect(plain.length).toBeGreaterThanOrEqual(3);
+    const dump = JSON.stringify(await hosted.ctx.store.db.execute('select * from changes')) + JSON.stringify(await hosted.ctx.store.db.execute('select * from rows')) + JSON.stringify(await hosted.ctx.store.db.execute('select * from webhook_secrets'));
+    for (const p of plain) {
+      expect(logText).not.toContain(p.slice(6));
+      expect(dump).not.toContain(p.slice(6));
+    }
+  });
+
   it("B lists the subscription and its delivery log (entity data), without the secret", async () => {
     const list = await onB.get(W);
     expect(list.status).toBe(200);
@@ -89,6 +172,7 @@ describe('webhooks across devices', () => {
     expect(JSON.stringify(sub)).not.toContain(deviceSub.secret.slice(6));
     const deliveries = await onB.get(`${W}/${deviceSub.id}/deliveries`);
     expect(deliveries.status).toBe(200);
-    expect(deliveries.body.filter((d: { eventType: string; status: string }) => d.eventType === 'ticket.created' && d.status === 'succeeded')).toHaveLength(2);
+    // Every ticket.created since it was made (two in each test above), each delivered once.
+    expect(deliveries.body.filter((d: { eventType: string; status: string }) => d.eventType === 'ticket.created' && d.status === 'succeeded')).toHaveLength(6);
   });
 });
