@@ -97,13 +97,14 @@ describe('migrations', () => {
       const res = await owner.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: `I-${i}`, currency: 'USD', netAmount: net, taxAmount: '1.00' }, timestamp: `2025-0${i + 1}-15T10:00:00.000Z` });
       expect(res.status).toBe(201);
     }
+    const hook = (await owner.post('/api/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] })).body;
     const ticket = (await owner.post('/api/helpdesk/tickets', { subject: 'Kettle broken', description: 'It leaks' })).body;
     await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: 'Replacement shipped' });
     const q = `entityId=${owner.entityId}&asOf=2030-01-01T00:00:00.000Z`;
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index nor the backup tables (0021), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor the webhooks' entity data (0022), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     old.sqlite.exec(`
       DROP TABLE ledger_balances; DROP TABLE ledger_day_totals; DROP TABLE helpdesk_search; DROP TABLE helpdesk_search_docs;
@@ -111,7 +112,12 @@ describe('migrations', () => {
       DROP TRIGGER helpdesk_tickets_search_insert; DROP TRIGGER helpdesk_tickets_search_update; DROP TRIGGER helpdesk_tickets_search_delete;
       DROP TRIGGER helpdesk_messages_search_insert; DROP TRIGGER helpdesk_messages_search_update; DROP TRIGGER helpdesk_messages_search_delete;
       DROP TABLE ledger_day_entries; DROP TRIGGER ledger_entries_count_insert; DROP TRIGGER ledger_entries_count_delete;
-      DROP TABLE backup_runs; DROP TABLE backup_settings;`);
+      DROP TABLE backup_runs; DROP TABLE backup_settings;
+      ${['webhook_subscriptions', 'webhook_deliveries', 'webhook_attempts', 'webhook_settings'].flatMap((t) => ['insert', 'update', 'delete'].map((op) => `DROP TRIGGER IF EXISTS "sync_capture_${t}_${op}";`)).join(' ')}
+      ALTER TABLE webhook_subscriptions ADD secret_sealed text NOT NULL DEFAULT '';
+      UPDATE webhook_subscriptions SET secret_sealed = (SELECT secret_sealed FROM webhook_secrets WHERE subscription_id = webhook_subscriptions.id);
+      DROP TABLE entity_events; DROP TABLE webhook_secrets; ALTER TABLE outbox DROP COLUMN replay_of;
+      ALTER TABLE webhook_subscriptions DROP COLUMN secret_version; ALTER TABLE webhook_subscriptions DROP COLUMN delivered_by;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
@@ -122,6 +128,9 @@ describe('migrations', () => {
       const cookie = login.headers.get('set-cookie')!.split(';')[0];
       const get = async (url: string) => (await fetch(second.url + url, { headers: { cookie, 'x-entity-id': owner.entityId } })).json();
       expect(await get(`/api/ledger/trial-balance?${q}`)).toEqual(before);
+      // 0022: the webhook secret moved to webhook_secrets, under the version the subscription names.
+      const moved = second.ctx.sqlite.prepare('SELECT s.secret_sealed FROM webhook_secrets s JOIN webhook_subscriptions w ON w.id = s.subscription_id AND w.secret_version = s.version WHERE w.id = ?').get(hook.id) as { secret_sealed: string };
+      expect(second.ctx.secrets.open(moved.secret_sealed).toString('utf8')).toBe(hook.secret);
       expect((await get(`/api/ledger/journal?entityId=${owner.entityId}&from=2025-02-01T00:00:00.000Z`)).total).toBe(2);
       expect(await get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).toEqual(pl);
       expect((await get('/api/helpdesk/tickets?q=replacement')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);
