@@ -9,6 +9,8 @@ import { Webhook } from 'standardwebhooks';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 import { startReceiver, type Receiver } from './webhooks-receiver.js';
+import { freePort } from '../helpers/net.js';
+import { draftRequest } from './documents-helpers.js';
 
 const W = '/api/webhook-subscriptions';
 let hosted: RunningHosted;
@@ -24,7 +26,9 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   const sink = { write: (line: string) => void logLines.push(line) };
-  hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'debug', logDestination: sink as never, allowLocalWebhookTargets: true });
+  // Its public pages (signing links) at its own address.
+  const port = await freePort();
+  hosted = await startHosted({ port, publicUrl: `http://127.0.0.1:${port}`, dataDir: hostedDir, logLevel: 'debug', logDestination: sink as never, allowLocalWebhookTargets: true });
   a = await startTestServer({ logLevel: 'debug', logDestination: sink as never });
   b = await startTestServer({ logLevel: 'debug', logDestination: sink as never });
   receiver = await startReceiver();
@@ -162,6 +166,27 @@ describe('webhooks across devices', () => {
       expect(logText).not.toContain(p.slice(6));
       expect(dump).not.toContain(p.slice(6));
     }
+  });
+
+  it('a decline on the hosted signing page reaches each subscription once (not once per device, not never)', async () => {
+    const declinedHere = await owner.post(W, { url: receiver.url, events: ['signature_request.declined'] });
+    const declinedHosted = await owner.post(W, { url: hostedReceiver.url, events: ['signature_request.declined'], deliveredBy: 'hosted' });
+    expect([declinedHere.status, declinedHosted.status]).toEqual([201, 201]);
+    const { requestId, signers } = await draftRequest(owner);
+    expect((await owner.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' })).status).toBe(200);
+    const link = await owner.post(`/api/documents/signature-requests/${requestId}/signers/${signers[0].id}/signing-link`, {});
+    expect(link.body.url.startsWith(`${hosted.url}/sign/`), JSON.stringify(link.body)).toBe(true);
+    await settle();
+    const declined = await fetch(`${hosted.url}/api/sign/${link.body.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'decline', reason: 'Wrong amount' }) });
+    expect(declined.status, await declined.clone().text()).toBe(200);
+    await settle();
+    await settle();
+    for (const r of [receiver, hostedReceiver]) {
+      const got = r.received.filter((x) => JSON.parse(x.body).type === 'signature_request.declined');
+      expect(got.map((x) => JSON.parse(x.body).data)).toEqual([expect.objectContaining({ requestId, reason: 'Wrong amount', email: signers[0].email })]);
+    }
+    // Both devices still tell their own consumers (the request shows declined on both).
+    for (const c of [owner, onB]) expect((await c.get(`/api/documents/signature-requests/${requestId}`)).body.status).toBe('declined');
   });
 
   it("B lists the subscription and its delivery log (entity data), without the secret", async () => {
