@@ -25,9 +25,10 @@ export interface EventBus {
   /**
    * Records an event in the outbox; call inside the transaction that makes the change. For a
    * linked entity it also becomes a synced fact (`entity_events`), unless it is `replayOf` another
-   * writer that recorded it already (the hosted instance): then it is for local consumers only.
+   * writer that recorded it already (the hosted instance), or `local` (about this device only, such
+   * as its sync undoing a change): then it is for this device's consumers only.
    */
-  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted' }): DomainEvent;
+  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
   /** The linked entities and this device's id in each (set by sync whenever links change). */
   setLinked(devices: Map<string, string>): void;
   /** This device's id in a linked entity, or undefined when the entity is not linked. */
@@ -88,7 +89,7 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
 
   return {
     record(tx, event, opts) {
-      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event, replayOf: opts?.replayOf ?? null };
+      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event, replayOf: opts?.replayOf ?? (opts?.local ? 'device' : null) };
       // Prepared once on the one connection every transaction (`tx`) runs on: building the drizzle
       // insert on each call was a fifth of posting a ledger event (profiled).
       const data = JSON.stringify(row.data);

@@ -13,8 +13,9 @@ export const outbox = sqliteTable(
     data: text('data', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
     createdAt: text('created_at').notNull(),
     /**
-     * Set when the event is another writer's, recorded here again for this device's own consumers
-     * (`hosted`: a signer on the hosted pages); null when it happened here. Webhooks skip it.
+     * Set when the event is for this device's own consumers only: another writer's, recorded here
+     * again (`hosted`: a signer on the hosted pages), or about this device (`device`: its sync undid
+     * a change). Null for the entity's events, which travel when it is linked. Webhooks skip the others.
      */
     replayOf: text('replay_of'),
   },
