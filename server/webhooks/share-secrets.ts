@@ -14,7 +14,16 @@ const fetched = z.object({ secret: z.string() });
 export async function shareSecrets(ctx: Context, entityId: string, hosted: { url: string; token: string }): Promise<void> {
   for (const s of unsharedSecrets(ctx, entityId)) {
     const secret = ctx.secrets.open(s.secretSealed).toString('utf8');
-    await callHosted(hosted.url, 'PUT', '/sync/v1/webhook-secrets', { token: hosted.token, body: { subscriptionId: s.subscriptionId, version: s.version, secret } });
+    try {
+      await callHosted(hosted.url, 'PUT', '/sync/v1/webhook-secrets', { token: hosted.token, body: { subscriptionId: s.subscriptionId, version: s.version, secret } });
+    } catch (err) {
+      // Refused (this device's role no longer manages webhooks): sync goes on; asked again next cycle.
+      if (err instanceof HostedError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+        ctx.log.warn({ entityId, subscriptionId: s.subscriptionId, status: err.status }, 'webhook secret not accepted by the hosted instance');
+        continue;
+      }
+      throw err;
+    }
     markSecretShared(ctx, s.subscriptionId, s.version);
   }
   await fetchMissingSecrets(ctx, entityId, hosted);
