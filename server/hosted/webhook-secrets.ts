@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { NotFoundError } from '../http/errors.js';
+import { safeText } from '../http/safe-text.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
@@ -14,11 +15,11 @@ import type { HostedTx } from './store.js';
 
 export const webhookSecretBody = z.strictObject({
   subscriptionId: z.uuid('must be a UUID'),
-  version: z.string('must be a string').min(1).max(100),
+  version: safeText().min(1).max(100),
   secret: z.string('must be a string').regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, 'must be a whsec_ secret').max(200),
 });
 export const webhookSecretParams = z.object({ subscriptionId: z.uuid('must be a UUID') });
-export const webhookSecretQuery = z.object({ version: z.string('must be a string').min(1).max(100) });
+export const webhookSecretQuery = z.object({ version: safeText().min(1).max(100) });
 export const webhookSecretAnswer = z.object({ secret: z.string() });
 
 /** Stores (or replaces) one version of a subscription's secret for the caller's entity. */
