@@ -48,6 +48,16 @@ export interface Module {
    * stream), never writes — what a change causes happened once, on the device where it began.
    */
   onApplied?(ctx: Context, entityId: string, changes: LoggedChange[]): void;
+  /**
+   * Changes other devices or the hosted instance made, just applied here in `tx` (never this
+   * device's own, echoed back): what this device does about them as one of the entity's workers
+   * (webhook deliveries it is the deliverer of).
+   */
+  onPulledChanges?(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void;
+  /** The entity is being linked, in the link's transaction, before its rows are queued: `deviceId` is this device's id in it. */
+  onLinking?(ctx: Context, tx: Db, entityId: string, deviceId: string): void;
+  /** Before each push of a linked entity: what must reach the hosted instance outside the log (webhook secrets). */
+  beforePush?(ctx: Context, entityId: string, hosted: { url: string; token: string }): Promise<void>;
   /** How each of its tables takes part in sync (every table has one policy). */
   sync?: TablePolicies;
 }

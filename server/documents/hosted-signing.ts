@@ -9,6 +9,9 @@ import { mayComplete } from './complete-signed.js';
 import { queueOwnerMail } from './notify.js';
 import { findRequest, signersOf } from './requests.js';
 
+/** The hosted instance recorded these events itself (entity_events): here they are for local consumers only. */
+const HOSTED = { replayOf: 'hosted' } as const;
+
 export function reactToHostedSigning(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void {
   for (const c of changes) {
     if (c.table !== 'signature_audit' || c.op !== 'fact') continue;
@@ -18,13 +21,13 @@ export function reactToHostedSigning(ctx: Context, tx: Db, entityId: string, cha
     const r = findRequest(tx, entityId, String(c.columns.request_id));
     const s = signersOf(tx, entityId, r.id).find((o) => o.id === data.signerId);
     const tellOwner = mayComplete(ctx, entityId);
-    if (type === 'signed' && s) ctx.events.record(tx, { entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: s.signedAt } });
+    if (type === 'signed' && s) ctx.events.record(tx, { entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: s.signedAt } }, HOSTED);
     if (type === 'declined' && s) {
-      ctx.events.record(tx, { entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason: data.reason ?? '' } });
+      ctx.events.record(tx, { entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason: data.reason ?? '' } }, HOSTED);
       if (tellOwner) queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${data.reason ?? ''}`);
     }
     if (type === 'expired') {
-      ctx.events.record(tx, { entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } });
+      ctx.events.record(tx, { entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } }, HOSTED);
       if (tellOwner) queueOwnerMail(tx, ctx, r, 'expired', '');
     }
   }

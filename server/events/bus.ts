@@ -8,6 +8,8 @@ export interface DomainEvent {
   type: string;
   data: Record<string, unknown>;
   createdAt: string;
+  /** Another writer's event recorded here again for local consumers (see `outbox.replay_of`). */
+  replayOf?: string | null;
 }
 
 /**
@@ -20,8 +22,19 @@ export type OutboxConsumer = (events: DomainEvent[], tx: Db) => void;
 export type LiveListener = (event: DomainEvent) => void;
 
 export interface EventBus {
-  /** Records an event in the outbox; call inside the transaction that makes the change. */
-  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }): DomainEvent;
+  /**
+   * Records an event in the outbox; call inside the transaction that makes the change. For a
+   * linked entity it also becomes a synced fact (`entity_events`), unless it is `replayOf` another
+   * writer that recorded it already (the hosted instance), or `local` (about this device only, such
+   * as its sync undoing a change): then it is for this device's consumers only.
+   */
+  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
+  /** The linked entities and this device's id in each (set by sync whenever links change). */
+  setLinked(devices: Map<string, string>): void;
+  /** This device's id in a linked entity, or undefined when the entity is not linked. */
+  linkedDevice(entityId: string): string | undefined;
+  /** Every linked entity with this device's id in it. */
+  linkedEntities(): ReadonlyMap<string, string>;
   registerConsumer(name: string, consumer: OutboxConsumer): void;
   onLive(listener: LiveListener): () => void;
   /** Hands new outbox events to every consumer; returns how many events were handled. */
@@ -32,7 +45,10 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
   const consumers = new Map<string, OutboxConsumer>();
   const live = new Set<LiveListener>();
   let liveCursor = '';
-  const insertOutbox = (deps.db as Db & { $client: import('better-sqlite3').Database }).$client.prepare('INSERT INTO outbox (id, entity_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)');
+  const sqlite = (deps.db as Db & { $client: import('better-sqlite3').Database }).$client;
+  const insertOutbox = sqlite.prepare('INSERT INTO outbox (id, entity_id, type, data, created_at, replay_of) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertFact = sqlite.prepare('INSERT INTO entity_events (id, entity_id, type, data, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)');
+  let linked = new Map<string, string>();
   const lastOutboxId = () => deps.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1).get()?.id;
 
   function drainConsumer(name: string, consumer: OutboxConsumer): number {
@@ -72,13 +88,21 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
   }
 
   return {
-    record(tx, event) {
-      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event };
+    record(tx, event, opts) {
+      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event, replayOf: opts?.replayOf ?? (opts?.local ? 'device' : null) };
       // Prepared once on the one connection every transaction (`tx`) runs on: building the drizzle
       // insert on each call was a fifth of posting a ledger event (profiled).
-      insertOutbox.run(row.id, row.entityId, row.type, JSON.stringify(row.data), row.createdAt);
+      const data = JSON.stringify(row.data);
+      insertOutbox.run(row.id, row.entityId, row.type, data, row.createdAt, row.replayOf);
+      const device = linked.get(row.entityId);
+      if (device && !row.replayOf) insertFact.run(row.id, row.entityId, row.type, data, row.createdAt, device);
       return row;
     },
+    setLinked(devices) {
+      linked = new Map(devices);
+    },
+    linkedDevice: (entityId) => linked.get(entityId),
+    linkedEntities: () => linked,
     registerConsumer(name, consumer) {
       // A new consumer starts after the events that exist now, not from the beginning of time.
       if (!consumers.has(name)) {

@@ -22,6 +22,7 @@ const { values } = parseArgs({
     'chains-file': { type: 'string' },
     'relayer-key-file': { type: 'string' },
     signups: { type: 'string' },
+    'allow-local-webhook-targets': { type: 'boolean' },
   },
 });
 const env = process.env;
@@ -49,6 +50,10 @@ try {
     chainsFile: values['chains-file'] ?? env.BUREAU_CHAINS_FILE,
     relayerKeyFile: values['relayer-key-file'] ?? env.BUREAU_RELAYER_KEY_FILE,
     logLevel: values['log-level'] ?? env.BUREAU_LOG_LEVEL ?? 'warn',
+    // Webhooks to loopback and private addresses (an instance inside the network it delivers to); off by default: SSRF guard.
+    allowLocalWebhookTargets: values['allow-local-webhook-targets'] ?? env.BUREAU_ALLOW_LOCAL_WEBHOOK_TARGETS === '1',
+    // The key for secrets at rest; BUREAU_HOSTED_SECRET_KEY (32 bytes, base64) for several processes on one PostgreSQL.
+    secretKey: env.BUREAU_HOSTED_SECRET_KEY,
     // Crash-only: exit and let the supervisor (systemd, a container runtime) start a fresh process.
     onFatal: () => setTimeout(() => process.exit(70), 100),
   });

@@ -5,6 +5,8 @@ import type { ChangeFeed } from './feed.js';
 import type { HostedRelay } from './relay-config.js';
 import type { HostedMailer } from './signing-mail.js';
 import type { SignupMode } from './signups.js';
+import type { SecretBox } from '../secrets.js';
+import type { HostedWebhooks } from './webhook-worker.js';
 
 /** The hosted instance's dependency bag. */
 export interface HostedContext {
@@ -22,6 +24,10 @@ export interface HostedContext {
   publicUrl?: string;
   /** Sends the mail this instance queues (signing invitations, signed copies). */
   mail?: HostedMailer;
+  /** Seals secrets at rest (webhook signing secrets): one key shared by every process of the instance. */
+  secrets: SecretBox;
+  /** Delivers the webhooks of subscriptions whose deliverer is this instance. */
+  webhooks?: HostedWebhooks;
   /** Who may open an account (`--signups`; default `open`). */
   signups?: SignupMode;
   /** The anonymous relay (chains and the hosted relayer); null when no chain is configured (503). */

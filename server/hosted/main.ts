@@ -9,6 +9,8 @@ import { createHostedApp } from './app.js';
 import { startChangeFeed } from './feed.js';
 import { openHostedRelay, type HostedRelayOptions } from './relay-config.js';
 import { startHostedMailer } from './signing-mail.js';
+import { startHostedWebhooks } from './webhook-worker.js';
+import { createFileSecretBox, createKeySecretBox, type SecretBox } from '../secrets.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
 import { trustProxySetting } from './trust-proxy.js';
@@ -46,6 +48,14 @@ export interface HostedOptions extends HostedRelayOptions {
    * existing accounts only.
    */
   signups?: SignupMode;
+  /**
+   * This instance's key for secrets at rest (webhook signing secrets): 32 bytes in base64, the same
+   * for every process sharing one PostgreSQL (default: `BUREAU_HOSTED_SECRET_KEY`, else a key file
+   * made in the data dir on first start — one process only).
+   */
+  secretKey?: string;
+  /** Let this instance deliver webhooks to loopback and private addresses (tests; default off: SSRF guard). */
+  allowLocalWebhookTargets?: boolean;
   /** Called when the database failed beyond repair in this process (default: log only). */
   onFatal?: (err: unknown) => void;
 }
@@ -55,6 +65,14 @@ export interface RunningHosted {
   port: number;
   ctx: HostedContext;
   close(): Promise<void>;
+}
+
+function hostedSecretBox(opts: HostedOptions): SecretBox {
+  const key = opts.secretKey ?? process.env.BUREAU_HOSTED_SECRET_KEY;
+  if (!key) return createFileSecretBox(opts.dataDir);
+  const bytes = Buffer.from(key, 'base64');
+  if (bytes.length !== 32) throw new Error('The hosted secret key must be 32 bytes in base64');
+  return createKeySecretBox(bytes);
 }
 
 /** Starts the hosted instance (used by `npm run hosted` and tests). */
@@ -78,7 +96,9 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     publicUrl: opts.publicUrl?.replace(/\/+$/, ''),
     relay,
     signups: opts.signups ?? 'open',
+    secrets: hostedSecretBox(opts),
   };
+  ctx.webhooks = startHostedWebhooks(ctx, { allowLocalTargets: opts.allowLocalWebhookTargets ?? false });
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });
   const app = createHostedApp(ctx, { ...DEFAULT_LIMITS, ...opts.limits }, { rendererDir: opts.rendererDir, trustProxy: opts.trustProxy });
   let server: Server;
@@ -88,6 +108,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     });
   } catch (err) {
     ctx.mail.close();
+    ctx.webhooks.close();
     await feed.close();
     await store.close();
     throw err;
@@ -104,6 +125,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
       closed = true;
       closing.abort();
       ctx.mail?.close();
+      ctx.webhooks?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -16,6 +16,7 @@ import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
 import { reactToChanges } from './signing-mail.js';
+import { queueWebhookJobs } from './webhook-jobs.js';
 import { changeProblem } from './validate-change.js';
 import { numberTickets } from './ticket-numbers.js';
 
@@ -121,6 +122,7 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
     await reactToChanges(tx, h, auth.entityId, accepted);
     // The hosted instance's own changes (the final numbers among them) number nothing again.
     if (auth.deviceId !== HOSTED_DEVICE_ID) await numberTickets(tx, h, auth.entityId, accepted);
+    if (await queueWebhookJobs(tx, h, auth.entityId, auth.deviceId, accepted)) h.webhooks?.wake();
   }
   return out;
 }

@@ -51,6 +51,7 @@ import { mailEndpoints } from './mail-routes.js';
 import { ForbiddenError, HttpError } from '../http/errors.js';
 import { isConfirmationSent } from './accounts.js';
 import { createSignInThrottle } from './sign-in-throttle.js';
+import { storeWebhookSecret, webhookSecretAnswer, webhookSecretBody, webhookSecretForDeliverer, webhookSecretParams, webhookSecretQuery } from './webhook-secrets.js';
 
 const shaParams = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256') });
 const deviceParams = z.object({ deviceId: z.uuid('must be a UUID') });
@@ -372,6 +373,39 @@ export function hostedEndpoints(h: HostedContext, limits: HostedLimits): HostedE
         res.setHeader('cache-control', 'private, max-age=31536000, immutable');
         await sendBlob(res, blob, h.log);
       },
+    ),
+    endpoint(
+      h,
+      {
+        method: 'put',
+        path: '/sync/v1/webhook-secrets',
+        summary: "Give this instance a webhook subscription's signing secret (one version)",
+        description: 'Secrets never travel in the log (every device reads it): the device that makes or rotates one sends it here; it is stored sealed and signs what this instance delivers.',
+        tags: ['Sync: webhooks'],
+        ...device,
+        roles: { only: MANAGERS, refusal: 'Only an owner or admin manages webhooks' },
+        limit: manage,
+        ...json,
+        body: webhookSecretBody,
+        status: 204,
+      },
+      async ({ device, body }) => void (await storeWebhookSecret(h, device, body)),
+    ),
+    endpoint(
+      h,
+      {
+        method: 'get',
+        path: '/sync/v1/webhook-secrets/{subscriptionId}',
+        summary: 'The signing secret in force, for the device the subscription names as its deliverer',
+        tags: ['Sync: webhooks'],
+        ...device,
+        limit: manage,
+        params: webhookSecretParams,
+        query: webhookSecretQuery,
+        response: webhookSecretAnswer,
+        errors: { 404: 'Not the deliverer, not that version, or no device has sent the secret yet' },
+      },
+      ({ device, params, query }) => webhookSecretForDeliverer(h, device, params.subscriptionId, query.version),
     ),
     ...relayEndpoints(h, limits),
     ...signingEndpoints(h, limits),

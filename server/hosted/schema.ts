@@ -327,3 +327,48 @@ export const ticketCounters = pgTable('ticket_counters', {
     .references(() => entities.id, { onDelete: 'cascade' }),
   lastNumber: bigint('last_number', { mode: 'number' }).notNull(),
 });
+
+/**
+ * Webhook deliveries this instance makes (subscriptions whose deliverer is `hosted`): one job per
+ * (event, subscription), its id the delivery's own (name-based, the same a device would make), so
+ * a repeated push or a second maker queues nothing twice. Claimed with `FOR UPDATE SKIP LOCKED`
+ * and a lease, so several processes on one PostgreSQL never attempt one job at once. What
+ * devices see (the delivery and its attempts) is written back to the log as this instance's own changes.
+ */
+export const webhookJobs = pgTable(
+  'webhook_jobs',
+  {
+    id: uuid('id').primaryKey(),
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The exact body sent and signed on every attempt. */
+    payload: text('payload').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'dropped'] }).notNull(),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    autoAttempts: integer('auto_attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('webhook_jobs_due_idx').on(t.status, t.nextAttemptAt), index('webhook_jobs_subscription_idx').on(t.entityId, t.subscriptionId)],
+);
+
+/** Signing secrets devices sent (`PUT /sync/v1/webhook-secrets`), sealed with this instance's key; the row names the version in force. */
+export const webhookSecrets = pgTable(
+  'webhook_secrets',
+  {
+    entityId: uuid('entity_id')
+      .notNull()
+      .references(() => entities.id, { onDelete: 'cascade' }),
+    subscriptionId: text('subscription_id').notNull(),
+    version: text('version').notNull(),
+    secretSealed: text('secret_sealed').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.subscriptionId, t.version] })],
+);

@@ -125,6 +125,16 @@ export function auditChanges(h: HostedContext, l: Loaded, entry: { type: string;
   return [fact, move];
 }
 
+/**
+ * A domain event this instance causes (a signer on its pages), as the fact a device writes with
+ * its own events: it reaches the webhook deliverers once, from here; devices replay it locally
+ * for their own consumers only (documents/hosted-signing.ts).
+ */
+function eventChange(h: HostedContext, entityId: string, type: string, data: Record<string, unknown>): HostedChange {
+  const id = h.ids.next();
+  return { table: 'entity_events', rowId: id, op: 'fact', columns: { id, entity_id: entityId, type, data: JSON.stringify(data), created_at: serverTime(h), origin: 'hosted' } };
+}
+
 const view = (l: Loaded) => signingView(l.r, l.s, l.doc, l.all, l.fields);
 
 /**
@@ -140,6 +150,7 @@ async function loadCurrent(h: HostedContext, token: string): Promise<Loaded> {
     if (now.r.status !== 'sent') return { changes: [], result: now };
     const expiredAt = serverTime(h);
     const changes = auditChanges(h, now, { type: 'expired', actor: { type: 'system', id: null, name: 'Bureau' }, data: { dueDate: now.r.dueDate } }, { status: 'expired', expired_at: expiredAt }, { status: 'sent' });
+    changes.push(eventChange(h, now.entityId, 'signature_request.expired', { requestId: now.r.id, title: now.r.title, dueDate: now.r.dueDate }));
     return { changes, result: { ...now, r: { ...now.r, status: 'expired', expiredAt } } };
   });
 }
@@ -171,6 +182,7 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
       const changes: HostedChange[] = [
         { table: 'signers', rowId: l.s.id, op: 'transition', columns: { status: 'declined', declined_at: now, decline_reason: body.reason }, expect: { status: 'pending' } },
         ...auditChanges(h, l, { type: 'declined', actor: signerActor(l.s), client, data: { signerId: l.s.id, reason: body.reason } }, { status: 'declined', declined_at: now }, { status: 'sent' }),
+        eventChange(h, l.entityId, 'signature_request.declined', { requestId: l.r.id, title: l.r.title, signerId: l.s.id, name: l.s.name, email: l.s.email, reason: body.reason }),
       ];
       return { changes, result: false };
     }
@@ -186,6 +198,7 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
         expect: { status: 'pending' },
       },
       ...auditChanges(h, l, { type: 'signed', actor: signerActor(l.s), client, data: { signerId: l.s.id, role: l.s.role, fieldCount: values.filter((v) => v.value !== null).length } }),
+      eventChange(h, l.entityId, 'signer.signed', { requestId: l.r.id, signerId: l.s.id, name: l.s.name, email: l.s.email, role: l.s.role, signedAt: now }),
     ];
     // Sequential order: whoever's turn comes next is invited from here (their link is made when the mail goes out).
     const after = l.all.map((o) => (o.id === l.s.id ? { ...o, status: 'signed' as const } : o));

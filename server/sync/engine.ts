@@ -118,8 +118,10 @@ export function startSyncEngine(ctx: Context): SyncEngine {
 }
 
 export function refreshLinked(ctx: Context): void {
-  const ids = ctx.db.select({ entityId: syncLinks.entityId }).from(syncLinks).all().map((r) => r.entityId);
-  engines.get(ctx)?.capture.setLinked(ids);
+  const links = ctx.db.select({ entityId: syncLinks.entityId, deviceId: syncLinks.deviceId }).from(syncLinks).all();
+  engines.get(ctx)?.capture.setLinked(links.map((r) => r.entityId));
+  // Events of linked entities travel as facts (entity_events), named by this device.
+  ctx.events.setLinked(new Map(links.map((r) => [r.entityId, r.deviceId])));
 }
 
 /**
@@ -302,6 +304,8 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
       if (people.length > 0) applyPeople(ctx, tx, link.entityId, people.filter((id): id is string => id !== null));
       const fromHosted = page.changes.filter((c) => c.deviceId === HOSTED_DEVICE_ID);
       if (fromHosted.length > 0) for (const m of modules) m.onHostedChanges?.(ctx, tx, link.entityId, fromHosted);
+      const fromOthers = page.changes.filter((c) => c.deviceId !== link.deviceId);
+      if (fromOthers.length > 0) for (const m of modules) m.onPulledChanges?.(ctx, tx, link.entityId, fromOthers);
       tx.update(syncLinks).set({ cursor: page.cursor }).where(eq(syncLinks.entityId, link.entityId)).run();
       return applied;
     });
@@ -350,6 +354,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
     try {
       const token = deviceToken(ctx, link);
       await refreshPublicUrl(ctx, engine, link);
+      for (const m of modules) await m.beforePush?.(ctx, entityId, { url: link.hostedUrl, token });
       await pushQueue(ctx, link, token);
       await pullLog(ctx, linkOf(ctx, entityId)!, token);
       ctx.db.update(syncLinks).set({ lastSyncAt: nowIso(ctx), lastError: null, lastErrorStatus: null }).where(eq(syncLinks.entityId, entityId)).run();

@@ -65,7 +65,8 @@ export function undoRefusedGroups(ctx: Context, capture: Capture, tables: Synced
     // Told once, here: the owners and admins of this device learn that a decision made here did not stand.
     const reasons = [...new Set(undone.map((c) => c.reason).filter((r): r is string => Boolean(r) && !r!.startsWith('Refused with its group')))];
     const tables = [...new Set(undone.map((c) => c.tableName))];
-    ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } });
+    // About this device only: it does not travel (and is not recorded while healing from the log).
+    ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } }, { local: true });
     // Replayed from the start: the rows this device gave up take the hosted state again.
     tx.update(syncLinks).set({ cursor: 0, needsSnapshot: true }).where(eq(syncLinks.entityId, entityId)).run();
     return undone.length;

@@ -3,7 +3,7 @@ import { registerHostedMailRelay } from '../mail/index.js';
 import { startSyncEngine } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
 import { stopLive } from './live.js';
-import { local } from './policy.js';
+import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
 
 export const syncModule: Module = {
@@ -21,5 +21,6 @@ export const syncModule: Module = {
     sync_node: local("this install's clock id"),
     outbox: local('events fire on the device where the change began'),
     outbox_cursors: local('consumers of this device'),
+    entity_events: fact,
   },
 };

@@ -4,6 +4,9 @@ import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js
 import { webhookAttempts, webhookDeliveries } from './tables.js';
 import { findSubscription } from './subscriptions.js';
 import { attemptDelivery, serialized } from './worker.js';
+import { deliversHere } from './deliverer.js';
+import { MAX_ATTEMPTS } from './schedule.js';
+import { nowIso } from '../context.js';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -21,7 +24,8 @@ function attemptsOf(ctx: Context, deliveryIds: string[]) {
   return map;
 }
 
-const encodeCursor = (d: DeliveryRow) => Buffer.from(JSON.stringify([d.createdAt, d.id])).toString('base64url');
+// Ordered by event id within a moment: delivery ids are name-based (deliveryIdOf), event ids are time-ordered.
+const encodeCursor = (d: DeliveryRow) => Buffer.from(JSON.stringify([d.createdAt, d.eventId])).toString('base64url');
 function decodeCursor(cursor: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -38,14 +42,14 @@ export function listDeliveries(ctx: Context, entityId: string, subscriptionId: s
   const filters: (SQL | undefined)[] = [eq(webhookDeliveries.entityId, entityId), eq(webhookDeliveries.subscriptionId, subscriptionId)];
   if (q.status) filters.push(eq(webhookDeliveries.status, q.status));
   if (q.cursor) {
-    const [createdAt, id] = decodeCursor(q.cursor);
-    filters.push(or(lt(webhookDeliveries.createdAt, createdAt), and(eq(webhookDeliveries.createdAt, createdAt), lt(webhookDeliveries.id, id))));
+    const [createdAt, eventId] = decodeCursor(q.cursor);
+    filters.push(or(lt(webhookDeliveries.createdAt, createdAt), and(eq(webhookDeliveries.createdAt, createdAt), lt(webhookDeliveries.eventId, eventId))));
   }
   const rows = ctx.db
     .select()
     .from(webhookDeliveries)
     .where(and(...filters))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventId))
     .limit(q.limit + 1)
     .all();
   const page = rows.slice(0, q.limit);
@@ -72,11 +76,20 @@ export function getDelivery(ctx: Context, entityId: string, subscriptionId: stri
  * Attempts a delivery once more, now, with the same webhook-id and body (any status). The
  * endpoint must be enabled (409 otherwise). Returns the delivery with the new attempt.
  */
+/** Its deliverer is elsewhere: the delivery is due again now, and the row takes the request there. */
+function askDelivererToRetry(ctx: Context, d: DeliveryRow): void {
+  const now = nowIso(ctx);
+  // Finished ones get one more automatic attempt; a pending one keeps its place in the schedule.
+  const autoAttempts = d.status === 'pending' ? d.autoAttempts : Math.max(d.autoAttempts, MAX_ATTEMPTS - 1);
+  ctx.db.update(webhookDeliveries).set({ status: 'pending', nextAttemptAt: now, autoAttempts, updatedAt: now }).where(eq(webhookDeliveries.id, d.id)).run();
+}
+
 export async function retryDelivery(ctx: Context, entityId: string, subscriptionId: string, deliveryId: string) {
   findDelivery(ctx, entityId, subscriptionId, deliveryId);
   await serialized(ctx, async () => {
     const sub = findSubscription(ctx.db, entityId, subscriptionId);
     if (!sub.enabled) throw new ConflictError('The endpoint is disabled; enable it before retrying deliveries');
+    if (!deliversHere(ctx, sub)) return void askDelivererToRetry(ctx, findDelivery(ctx, entityId, subscriptionId, deliveryId));
     await attemptDelivery(ctx, findDelivery(ctx, entityId, subscriptionId, deliveryId), sub, 'manual');
   });
   return getDelivery(ctx, entityId, subscriptionId, deliveryId);

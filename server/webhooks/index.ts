@@ -1,22 +1,33 @@
+import { isNull, and, eq } from 'drizzle-orm';
 import type { Module } from '../modules.js';
-import { local } from '../sync/policy.js';
+import { fact, mutable, secret } from '../sync/policy.js';
 import { webhookRoutes } from './routes.js';
-import { registerWebhookConsumer } from './enqueue.js';
+import { enqueuePulledEvents, registerWebhookConsumer } from './enqueue.js';
 import { deliverDueWebhooks } from './worker.js';
 import { pruneDeliveryLog } from './retention.js';
+import { webhookSubscriptions } from './tables.js';
+import { shareSecrets } from './share-secrets.js';
 
 export const webhooksModule: Module = {
   name: 'webhooks',
   routes: webhookRoutes,
   sync: {
-    webhook_subscriptions: local('not synced yet: endpoints are called by the device where a change began, so each device keeps its own'),
-    webhook_deliveries: local('deliveries of this device'),
-    webhook_attempts: local('attempt log of this device'),
-    webhook_settings: local('not synced yet'),
+    // Entity data: every device of an owner or admin sees and edits them; exactly one deliverer each (deliverer.ts).
+    webhook_subscriptions: mutable,
+    webhook_deliveries: mutable,
+    webhook_attempts: fact,
+    webhook_settings: mutable,
+    webhook_secrets: secret('signing secrets, sealed with this device key; the hosted instance gets them by its own endpoint'),
   },
   start(ctx) {
     registerWebhookConsumer(ctx);
     ctx.loops.add('webhook-delivery', 1_000, async () => void (await deliverDueWebhooks(ctx)));
     ctx.loops.add('webhook-retention', 3_600_000, () => void pruneDeliveryLog(ctx));
   },
+  onPulledChanges: enqueuePulledEvents,
+  // Subscriptions made before linking stay with this device (it holds their secrets and reaches their targets).
+  onLinking(ctx, tx, entityId, deviceId) {
+    tx.update(webhookSubscriptions).set({ deliveredBy: deviceId }).where(and(eq(webhookSubscriptions.entityId, entityId), isNull(webhookSubscriptions.deliveredBy))).run();
+  },
+  beforePush: shareSecrets,
 };

@@ -44,6 +44,13 @@ export const secretSchema = z
   }, 'must be "whsec_" followed by 24 to 64 base64-encoded random bytes')
   .meta({ description: 'Standard Webhooks secret `whsec_<base64>`; when omitted on create, one is generated. Returned only in the create response.' });
 
+export const deliveredBySchema = z
+  .union([z.literal('hosted'), z.literal('this-device'), z.uuid()], { error: 'must be "hosted", "this-device" or a device id' })
+  .meta({
+    description:
+      'Who sends the deliveries, once per event whichever device or member caused it: `hosted` (the hosted instance, always on; the default for public URLs), `this-device` or a device id (for targets only that machine reaches, such as localhost or an office network; the default for those). Only for entities linked to a hosted instance: otherwise this device delivers.',
+  });
+
 const description = z.string('must be a string').trim().max(500, 'must be at most 500 characters').nullable();
 const metadata = z
   .record(z.string().max(64), z.string('must be strings').max(500), 'must be an object of strings')
@@ -62,6 +69,7 @@ export const subscriptionSchema = z
     disabledAt: z.string().nullable(),
     failingSince: z.string().nullable().meta({ description: 'First failed attempt since the last success; null while healthy.' }),
     metadata: z.record(z.string(), z.string()),
+    deliveredBy: z.string().nullable().meta({ description: '`hosted`, the id of the device that delivers, or null while the entity is not linked (this device delivers).' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -80,6 +88,7 @@ export const createSubscriptionBody = z
     description: description.optional(),
     enabled: z.boolean('must be a boolean').default(true),
     metadata: metadata.default({}),
+    deliveredBy: deliveredBySchema.optional(),
   })
   .meta({ description: 'Unknown fields are rejected.' });
 export type CreateSubscriptionInput = z.output<typeof createSubscriptionBody>;
@@ -96,6 +105,7 @@ export const updateSubscriptionBody = z
       description: 'false pauses deliveries (they wait); true re-enables a disabled endpoint and clears its failure state. Deliveries failed by an automatic disable can be retried by hand.',
     }),
     metadata: metadata.optional(),
+    deliveredBy: deliveredBySchema.optional(),
   })
   .refine((b) => Object.keys(b).some((k) => k !== 'entityId' && k !== 'subscriptionId'), 'Nothing to update: give at least one field');
 export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionBody>;

@@ -5,13 +5,15 @@ import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { webhookSubscriptions } from './tables.js';
+import { storeSecret } from './secrets.js';
+import { chooseDeliverer, isLocalTarget } from './deliverer.js';
 import { allowsLocalTargets } from './settings.js';
 import { BlockedTargetError, checkTargetStatically } from './targets.js';
 import type { CreateSubscriptionInput, UpdateSubscriptionInput } from './schemas.js';
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
-export function presentSubscription({ secretSealed: _s, ...rest }: SubscriptionRow) {
+export function presentSubscription({ secretVersion: _s, ...rest }: SubscriptionRow) {
   return rest;
 }
 
@@ -53,12 +55,14 @@ export function createSubscription(ctx: Context, entityId: string, input: Create
   assertTargetAllowed(ctx, entityId, input.url);
   const now = nowIso(ctx);
   const secret = input.secret ?? generateWebhookSecret();
+  const id = ctx.ids.next();
   const row: SubscriptionRow = {
-    id: ctx.ids.next(),
+    id,
     entityId,
     url: input.url,
     events: input.events,
-    secretSealed: ctx.secrets.seal(secret),
+    secretVersion: id,
+    deliveredBy: chooseDeliverer(ctx, entityId, input.url, input.deliveredBy),
     description: input.description ?? null,
     enabled: input.enabled,
     disabledReason: input.enabled ? null : 'Disabled by a member',
@@ -68,7 +72,10 @@ export function createSubscription(ctx: Context, entityId: string, input: Create
     createdAt: now,
     updatedAt: now,
   };
-  ctx.db.insert(webhookSubscriptions).values(row).run();
+  ctx.db.transaction((tx) => {
+    tx.insert(webhookSubscriptions).values(row).run();
+    storeSecret(ctx, tx as unknown as Db, row, secret, row.secretVersion);
+  });
   return { ...presentSubscription(row), secret };
 }
 
@@ -82,13 +89,21 @@ export function updateSubscription(ctx: Context, entityId: string, input: Update
     if (input.events !== undefined) row.events = input.events;
     if (input.description !== undefined) row.description = input.description;
     if (input.metadata !== undefined) row.metadata = input.metadata;
-    if (input.secret !== undefined) row.secretSealed = ctx.secrets.seal(input.secret);
+    if (input.secret !== undefined) row.secretVersion = storeSecret(ctx, tx, row, input.secret);
+    if (input.deliveredBy !== undefined || input.url !== undefined) row.deliveredBy = chooseDeliverer(ctx, entityId, row.url, input.deliveredBy ?? keptDeliverer(ctx, row));
     if (input.enabled === true && !row.enabled) Object.assign(row, { enabled: true, disabledReason: null, disabledAt: null, failingSince: null });
     if (input.enabled === false && row.enabled) Object.assign(row, { enabled: false, disabledReason: 'Disabled by a member', disabledAt: now });
     const { id: _id, entityId: _e, ...set } = row;
     tx.update(webhookSubscriptions).set(set).where(and(eq(webhookSubscriptions.entityId, entityId), eq(webhookSubscriptions.id, row.id))).run();
     return presentSubscription(row);
   });
+}
+
+/** On a URL change the deliverer stays unless the hosted instance could not reach the new URL (then the default). */
+function keptDeliverer(ctx: Context, row: SubscriptionRow): string | undefined {
+  if (row.deliveredBy === null) return undefined;
+  if (row.deliveredBy === 'hosted') return isLocalTarget(row.url) ? undefined : 'hosted';
+  return row.deliveredBy === ctx.events.linkedDevice(row.entityId) ? 'this-device' : row.deliveredBy;
 }
 
 /** Deletes the subscription with its delivery log; deliveries not yet made are dropped. */

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 
 export const webhookSubscriptions = sqliteTable(
   'webhook_subscriptions',
@@ -7,8 +7,16 @@ export const webhookSubscriptions = sqliteTable(
     entityId: text('entity_id').notNull(),
     url: text('url').notNull(),
     events: text('events', { mode: 'json' }).notNull().$type<string[]>(),
-    /** The `whsec_` signing secret, sealed with the SecretBox (it must be recoverable to sign). */
-    secretSealed: text('secret_sealed').notNull(),
+    /**
+     * Which secret is in force: the secret itself never syncs (it is in `webhook_secrets` on the
+     * devices that hold it, and sealed on the hosted instance); a rotation makes a new version.
+     */
+    secretVersion: text('secret_version').notNull(),
+    /**
+     * Who delivers: `hosted` (the hosted instance), a device id (that device), or null while the
+     * entity is not linked (this install; linking names this device).
+     */
+    deliveredBy: text('delivered_by'),
     description: text('description'),
     enabled: integer('enabled', { mode: 'boolean' }).notNull(),
     disabledReason: text('disabled_reason'),
@@ -72,6 +80,22 @@ export const webhookAttempts = sqliteTable(
     responseExcerpt: text('response_excerpt'),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
+);
+
+/** The signing secrets this device holds, sealed with its SecretBox (never synced). */
+export const webhookSecrets = sqliteTable(
+  'webhook_secrets',
+  {
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    entityId: text('entity_id').notNull(),
+    secretSealed: text('secret_sealed').notNull(),
+    /** When the hosted instance received it (linked entities); null while it still has to. */
+    sharedAt: text('shared_at'),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.version] })],
 );
 
 /** Per-entity override of `config.allowLocalWebhookTargets`. */

@@ -9,6 +9,8 @@ import { getDelivery } from './deliveries.js';
 import { findSubscription } from './subscriptions.js';
 import { webhookDeliveries } from './tables.js';
 import { attemptDelivery, serialized } from './worker.js';
+import { deliversHere } from './deliverer.js';
+import { MAX_ATTEMPTS } from './schedule.js';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
@@ -18,6 +20,8 @@ export async function sendTestEvent(ctx: Context, entityId: string, subscription
     const sub = findSubscription(ctx.db, entityId, subscriptionId);
     if (!sub.enabled) throw new ConflictError('The endpoint is disabled; enable it before sending a test event');
     const now = nowIso(ctx);
+    // Another deliverer (the hosted instance, another device) sends it when the row reaches it: one attempt, due now.
+    const elsewhere = !deliversHere(ctx, sub);
     const payload = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now, data: { subscriptionId, message: 'A test event sent from Bureau. No action is needed.' } });
     const delivery = ctx.db
       .insert(webhookDeliveries)
@@ -30,9 +34,9 @@ export async function sendTestEvent(ctx: Context, entityId: string, subscription
         payload,
         status: 'pending',
         attemptCount: 0,
-        autoAttempts: 0,
+        autoAttempts: elsewhere ? MAX_ATTEMPTS - 1 : 0,
         // No schedule: the worker never picks it up, and a failed attempt ends it as failed.
-        nextAttemptAt: null,
+        nextAttemptAt: elsewhere ? now : null,
         lastAttemptAt: null,
         lastStatusCode: null,
         lastError: null,
@@ -41,6 +45,7 @@ export async function sendTestEvent(ctx: Context, entityId: string, subscription
       })
       .returning()
       .get();
+    if (elsewhere) return delivery.id;
     if (!(await attemptDelivery(ctx, delivery, sub, 'manual'))) {
       // Closing: a test that was never sent is not worth keeping in the log.
       ctx.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)).run();

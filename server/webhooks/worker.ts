@@ -5,6 +5,8 @@ import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from './tables.js';
 import { allowsLocalTargets } from './settings.js';
+import { secretOf } from './secrets.js';
+import { deliverersHere } from './deliverer.js';
 import { DELIVERY_TIMEOUT_MS, sendWebhook, type SendResult } from './send.js';
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './schedule.js';
 
@@ -16,6 +18,7 @@ const BATCH = 50;
 const PARALLEL_ENDPOINTS = 4;
 /** While an attempt is in flight its delivery is leased; after a crash it is retried (same webhook-id). */
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 45_000;
+const SECRET_WAIT_MS = 30_000;
 
 const isSuccess = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
 const later = (ctx: Context, ms: number) => new Date(ctx.clock.now().getTime() + ms).toISOString();
@@ -34,7 +37,12 @@ export function serialized<T>(ctx: Context, work: () => Promise<T>): Promise<T> 
  */
 export async function attemptDelivery(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow, trigger: Trigger): Promise<boolean> {
   const startedAt = ctx.clock.now();
-  const secret = ctx.secrets.open(sub.secretSealed).toString('utf8');
+  const secret = secretOf(ctx, sub);
+  if (secret === null) {
+    // Made or rotated on another device and not fetched from the hosted instance yet: waits for the next sync.
+    ctx.db.update(webhookDeliveries).set({ nextAttemptAt: later(ctx, SECRET_WAIT_MS), lastError: 'Waiting for the signing secret to reach this device' }).where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending'))).run();
+    return true;
+  }
   const signature = new Webhook(secret).sign(delivery.eventId, startedAt, delivery.payload);
   const result = await sendWebhook({
     url: sub.url,
@@ -128,7 +136,7 @@ async function deliverDueOnce(ctx: Context): Promise<number> {
     .select({ d: webhookDeliveries, s: webhookSubscriptions })
     .from(webhookDeliveries)
     .innerJoin(webhookSubscriptions, eq(webhookSubscriptions.id, webhookDeliveries.subscriptionId))
-    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookSubscriptions.enabled, true)))
+    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookSubscriptions.enabled, true), deliverersHere(ctx)))
     .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
     .limit(BATCH)
     .all();

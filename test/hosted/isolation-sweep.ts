@@ -221,6 +221,12 @@ const PROBES: Record<string, { crossEntity: Check[]; viewer?: Check[]; viewerMay
       },
     ],
   },
+  // A secret is stored under the caller's own entity, whatever id it names; it is given back only to the device a subscription of the caller's entity names.
+  'PUT /sync/v1/webhook-secrets': {
+    crossEntity: [async (c) => expectStatus("A's secret under B's id", await c.send('PUT', '/sync/v1/webhook-secrets', { token: c.a.ownerToken, body: { subscriptionId: c.b.requestId, version: 'v1', secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}` } }), 204)],
+    viewer: [async (c) => expectStatus('viewer secret', await c.send('PUT', '/sync/v1/webhook-secrets', { token: c.a.viewerToken, body: { subscriptionId: crypto.randomUUID(), version: 'v1', secret: `whsec_${Buffer.alloc(24, 2).toString('base64')}` } }), 403)],
+  },
+  'GET /sync/v1/webhook-secrets/{subscriptionId}': { crossEntity: [async (c) => expectStatus("B's secret", await c.send('GET', `/sync/v1/webhook-secrets/${c.b.requestId}?version=v1`, { token: c.a.ownerToken }), 404)] },
   // The signing token is the credential of one signer of B's (as a link in an e-mail is): a device token neither widens nor narrows it.
   'GET /api/sign/{token}': { crossEntity: [sameAsAnonymous('GET', (c) => `/api/sign/${c.b.signingToken}`)] },
   'POST /api/sign/{token}': { crossEntity: [sameAsAnonymous('POST', (c) => `/api/sign/${c.b.signingToken}`, () => ({ action: 'decline', reason: '' }))] },

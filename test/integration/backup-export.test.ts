@@ -115,7 +115,7 @@ describe('import business on a fresh install', () => {
       const { signed, der } = extractSignature(pdfThere);
       expect(verifyCms(signed, der)).toMatchObject({ digestMatches: true, signatureValid: true });
       // Every secret opens with this install's key.
-      const sealed = b.ctx.sqlite.prepare("SELECT secret_sealed AS s FROM webhook_subscriptions WHERE entity_id = ?").all(owner.entityId) as { s: string }[];
+      const sealed = b.ctx.sqlite.prepare("SELECT secret_sealed AS s FROM webhook_secrets WHERE entity_id = ?").all(owner.entityId) as { s: string }[];
       for (const r of sealed) expect(b.ctx.secrets.open(r.s).toString('utf8')).toMatch(/^whsec_/);
 
       // Twice: refused, nothing changes.
@@ -140,7 +140,7 @@ describe('import business on a fresh install', () => {
       const res = await other.post('/api/backups/import', { file: exported.file });
       expect(res.status).toBe(201);
       expect(res.body.secrets).toMatchObject({ inExport: true, restored: 0 });
-      expect(res.body.secrets.missing).toContain('webhook_subscriptions.secret_sealed');
+      expect(res.body.secrets.missing).toContain('webhook_secrets.secret_sealed');
     } finally {
       await b.close();
     }

@@ -154,7 +154,7 @@ describe('restore refusals: a clear error and nothing written', () => {
       const report = await restoreBackup({ from: good, dataDir: target });
       expect(report.secrets.inBackup).toBe(true);
       expect(report.secrets.restored).toBe(0);
-      expect(report.secrets.missing).toEqual(expect.arrayContaining(['webhook_subscriptions.secret_sealed']));
+      expect(report.secrets.missing).toEqual(expect.arrayContaining(['webhook_secrets.secret_sealed']));
       expect(fs.existsSync(path.join(target, 'bureau.db'))).toBe(true);
     } finally {
       fs.rmSync(target, { recursive: true, force: true });

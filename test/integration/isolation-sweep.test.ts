@@ -70,6 +70,10 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
     reason: 'A free-form label the client chooses for its own events (not a uuid); two entities may use the same one.',
     own: (d) => d.correlationId,
   },
+  deliveredBy: {
+    reason: "Who delivers a webhook subscription: `hosted`, `this-device` or the id of a device on the hosted instance (as deviceId); the sweep's entities are not linked, so any value but `this-device` is a 400 and no row of another entity is named.",
+    own: () => 'this-device',
+  },
   jobId: {
     reason: "A hosted relay job: the hosted relay keeps jobs with no entity (nothing may tie a transfer to one); this install only asks the caller's entity's hosted instance for it, and the sweep's entities are not linked (404).",
     own: () => '0190f0f0-0000-7000-8000-0000000000d1',

@@ -97,13 +97,14 @@ describe('migrations', () => {
       const res = await owner.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: `I-${i}`, currency: 'USD', netAmount: net, taxAmount: '1.00' }, timestamp: `2025-0${i + 1}-15T10:00:00.000Z` });
       expect(res.status).toBe(201);
     }
+    const hook = (await owner.post('/api/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] })).body;
     const ticket = (await owner.post('/api/helpdesk/tickets', { subject: 'Kettle broken', description: 'It leaks' })).body;
     await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: 'Replacement shipped' });
     const q = `entityId=${owner.entityId}&asOf=2030-01-01T00:00:00.000Z`;
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     // Capture triggers name every column; they are made again at start.
     for (const { name } of old.sqlite.prepare("select name from sqlite_master where type = 'trigger' and name like 'sync_capture_%'").all() as { name: string }[]) old.sqlite.exec(`DROP TRIGGER ${name}`);
@@ -118,7 +119,11 @@ describe('migrations', () => {
       DROP TABLE mail_settings; ALTER TABLE mail_outbox DROP COLUMN via; ALTER TABLE mail_outbox DROP COLUMN purpose_key; ALTER TABLE mail_outbox DROP COLUMN drop_reason;
       DROP TABLE notification_email_prefs; ALTER TABLE notification_reads DROP COLUMN entity_id;
       DROP TABLE helpdesk_settings; ALTER TABLE helpdesk_tickets DROP COLUMN provisional_number;
-      DROP TABLE entity_people;`);
+      DROP TABLE entity_people;
+      ALTER TABLE webhook_subscriptions ADD secret_sealed text NOT NULL DEFAULT '';
+      UPDATE webhook_subscriptions SET secret_sealed = (SELECT secret_sealed FROM webhook_secrets WHERE subscription_id = webhook_subscriptions.id);
+      DROP TABLE entity_events; DROP TABLE webhook_secrets; ALTER TABLE outbox DROP COLUMN replay_of;
+      ALTER TABLE webhook_subscriptions DROP COLUMN secret_version; ALTER TABLE webhook_subscriptions DROP COLUMN delivered_by;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
@@ -129,6 +134,9 @@ describe('migrations', () => {
       const cookie = login.headers.get('set-cookie')!.split(';')[0];
       const get = async (url: string) => (await fetch(second.url + url, { headers: { cookie, 'x-entity-id': owner.entityId } })).json();
       expect(await get(`/api/ledger/trial-balance?${q}`)).toEqual(before);
+      // 0022: the webhook secret moved to webhook_secrets, under the version the subscription names.
+      const moved = second.ctx.sqlite.prepare('SELECT s.secret_sealed FROM webhook_secrets s JOIN webhook_subscriptions w ON w.id = s.subscription_id AND w.secret_version = s.version WHERE w.id = ?').get(hook.id) as { secret_sealed: string };
+      expect(second.ctx.secrets.open(moved.secret_sealed).toString('utf8')).toBe(hook.secret);
       expect((await get(`/api/ledger/journal?entityId=${owner.entityId}&from=2025-02-01T00:00:00.000Z`)).total).toBe(2);
       expect(await get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).toEqual(pl);
       expect((await get('/api/helpdesk/tickets?q=replacement')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);

@@ -80,6 +80,20 @@ describe('subscriptions', () => {
     expect(res.body.error).toContain(message);
   });
 
+  it('an entity that is not linked: this device delivers (deliveredBy null); naming another deliverer is a 400', async () => {
+    const res = await owner.post(W, { url: receiver.url, events: ['ticket.created'] });
+    expect(res.body.deliveredBy).toBeNull();
+    const here = await owner.post(W, { url: receiver.url, events: ['ticket.created'], deliveredBy: 'this-device' });
+    expect(here.body.deliveredBy).toBeNull();
+    for (const deliveredBy of ['hosted', '01a21a3d-0c75-738c-b1e9-d53e18d82427']) {
+      const refused = await owner.post(W, { url: receiver.url, events: ['ticket.created'], deliveredBy });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/not linked/);
+    }
+    expect((await owner.post(W, { url: receiver.url, events: ['ticket.created'], deliveredBy: 'somebody' })).status).toBe(400);
+    for (const id of [res.body.id, here.body.id]) expect((await owner.delete(W, { subscriptionId: id })).status).toBe(200);
+  });
+
   it('rejects bad updates with 400', async () => {
     expect((await owner.put(W, { url: receiver.url })).body.error).toBe('subscriptionId: is required');
     const s = (await owner.post(W, { url: receiver.url, events: ['*'] })).body;

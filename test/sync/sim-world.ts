@@ -703,6 +703,21 @@ export class Run {
       for (const [i, dump] of dumps.entries()) check(isDeepStrictEqual(dump[t.name].map((r) => this.rowIdOf(t, r)).sort(), ids), () => `device ${i + 1}: ${t.name} is not every fact exactly once`);
     }
 
+    // Events exactly once per cause (what every webhook deliverer reads): each ticket an operation
+    // created after the link has one `ticket.created` in the entity's events, on every device — not
+    // one per device that saw it, not none; no ticket has two.
+    const createdByOps = new Set(accepted.filter((w) => w.table === 'helpdesk_tickets' && w.opIndex >= 0 && 'created_at' in w.columns).map((w) => w.rowId));
+    for (const [i, dump] of dumps.entries()) {
+      const perTicket = new Map<string, number>();
+      for (const e of dump.entity_events ?? []) {
+        if (e.type !== 'ticket.created') continue;
+        const id = (JSON.parse(String(e.data)) as { ticket?: { id?: string } }).ticket?.id ?? '';
+        perTicket.set(id, (perTicket.get(id) ?? 0) + 1);
+      }
+      for (const [id, n] of perTicket) check(n === 1, () => `device ${i + 1}: ticket ${id} has ${n} ticket.created events`);
+      for (const id of createdByOps) check(perTicket.get(id) === 1, () => `device ${i + 1}: ticket ${id}, created by an operation, has ${perTicket.get(id) ?? 0} ticket.created events`);
+    }
+
     // Stamps: every live cell carries the highest stamp on every device and on the hosted instance.
     for (const [i, d] of devices.entries()) {
       const stamps = d.server.ctx.sqlite.prepare('SELECT table_name, row_id, "column", hlc FROM sync_stamps').all() as { table_name: string; row_id: string; column: string; hlc: string }[];

@@ -9,10 +9,12 @@ import { DeliveryLog } from './DeliveryLog';
 import { EndpointStatus } from './SubscriptionList';
 import { SubscriptionForm } from './SubscriptionForm';
 import type { Delivery, Subscription } from './types';
+import { useDeliverers } from './deliverers';
 
 export function SubscriptionDetail() {
   const { subscriptionId = '' } = useParams();
   const session = useSession();
+  const deliverers = useDeliverers();
   const navigate = useNavigate();
   const sub = useAsync(() => api.get<Subscription>(`/api/webhook-subscriptions/${subscriptionId}`), [subscriptionId]);
   const [editing, setEditing] = useState(false);
@@ -76,6 +78,12 @@ export function SubscriptionDetail() {
             <dd>{s.description ?? '—'}</dd>
             <dt>Events</dt>
             <dd>{s.events.includes('*') ? 'All events' : s.events.map((e) => <code key={e} style={{ marginRight: 8 }}>{e}</code>)}</dd>
+            {deliverers.linked && (
+              <>
+                <dt>Delivered by</dt>
+                <dd>{deliverers.nameOf(s.deliveredBy)}</dd>
+              </>
+            )}
             <dt>Created</dt>
             <dd>{formatDateTime(s.createdAt)}</dd>
           </dl>
@@ -118,6 +126,7 @@ export function SubscriptionDetail() {
 /** The outcome of "Send test event": what the endpoint answered, as its delivery log records it. */
 function TestEventResult({ delivery }: { delivery: Delivery }) {
   const attempt = delivery.attempts.at(-1);
+  if (delivery.status === 'pending') return <Notice kind="info">Test event queued: its deliverer sends it when this reaches it (the delivery log below shows the answer).</Notice>;
   if (delivery.status === 'succeeded') return <Notice kind="success">Test event delivered: the endpoint answered HTTP {delivery.lastStatusCode}{attempt ? ` in ${attempt.durationMs} ms` : ''}.</Notice>;
   return <Notice kind="warning">Test event failed: {delivery.lastError ?? 'no answer'}. It is not retried; see the delivery log below.</Notice>;
 }

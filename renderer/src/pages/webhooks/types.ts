@@ -1,45 +1,9 @@
-export interface Subscription {
-  id: string;
-  entityId: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  disabledReason: string | null;
-  disabledAt: string | null;
-  failingSince: string | null;
-  metadata: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { z } from 'zod';
+import type { attemptSchema, deliverySchema, subscriptionSchema } from '../../../../server/webhooks/schemas';
 
-export interface Attempt {
-  id: string;
-  attempt: number;
-  trigger: 'automatic' | 'manual';
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  success: boolean;
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  payload: unknown;
-  createdAt: string;
-  attempts: Attempt[];
-}
+export type Subscription = z.output<typeof subscriptionSchema>;
+export type Attempt = z.output<typeof attemptSchema>;
+export type Delivery = z.output<typeof deliverySchema>;
 
 export interface EventType {
   type: string;

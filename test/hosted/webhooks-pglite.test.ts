@@ -1,0 +1,3 @@
+import { hostedWebhooksSuite } from './webhooks-suite.js';
+
+hostedWebhooksSuite('PGlite', async () => undefined);
