@@ -258,3 +258,22 @@ describe('a chains file that points at another chain', () => {
     }
   }, 60_000);
 });
+
+describe('the same RPC serving a new chain (anvil_reset)', () => {
+  it('is a reset: another genesis block behind the same URL', async () => {
+    await devnet.publicClient.request({ method: 'anvil_reset' as never, params: [] as never });
+    await server.ctx.loops.runAll();
+    const spend = await send(a, b, '0.01');
+    expect(spend.status, JSON.stringify(spend.body)).toBe(409);
+    expect(spend.body.error).toBe('This chain was reset: notes from before are gone');
+    expect(await localStatus(a)).toMatchObject({ chainReset: true });
+    const balance = (await a.get(`/api/privacy/balance?chain=local&token=${ETH}`)).body.balances[0];
+    expect(balance).toMatchObject({ amount: '0', unavailable: parseEther('0.14').toString() });
+    // The new chain has no pool yet: the resync cannot index it, says so, and changes nothing.
+    const resync = await a.post('/api/privacy/resync', { entityId: a.entityId, chain: 'local' });
+    expect(resync.status, JSON.stringify(resync.body)).toBe(502);
+    expect(resync.body.error).toBe('Chain indexer could not sync');
+    expect(await localStatus(a)).toMatchObject({ chainReset: true });
+    expect((await a.get('/api/privacy/notes?chain=local')).body.notes.length).toBeGreaterThan(0);
+  }, 60_000);
+});
