@@ -45,23 +45,38 @@ function resetConflict(chain: ChainConfig): ConflictError {
 
 const states = new WeakMap<Context, Map<string, ChainState>>();
 
+/** What the in-memory state belongs to: any configuration change starts a new one. */
 function stateKey(chain: ChainConfig): string {
   return `${chain.chainId}|${chain.pool}|${chain.rpcUrl}`;
+}
+
+/**
+ * What a stored snapshot belongs to: the chain id and pool, not the RPC URL (a restarted devnet
+ * comes back on another port; its genesis hash tells whether it is the same chain).
+ */
+function snapshotKey(chain: ChainConfig): string {
+  return `${chain.chainId}|${chain.pool}`;
 }
 
 function freshIndexer(chain: ChainConfig): PoolIndexer {
   return new PoolIndexer({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool, fromBlock: BigInt(chain.poolDeployBlock) });
 }
 
-/** Resumes from the stored snapshot when it belongs to this configuration (its root is checked on the next sync). */
-function restoredIndexer(ctx: Context, chain: ChainConfig): PoolIndexer {
+/**
+ * Resumes from the stored snapshot when it belongs to this chain id and pool (the next sync checks
+ * its genesis and last block). A snapshot of another chain id or pool under the same name means
+ * the configuration now points at another chain: what the wallet derived is not on it (a reset).
+ */
+function restoredIndexer(ctx: Context, chain: ChainConfig): { indexer: PoolIndexer; reset: boolean } {
   const row = ctx.db.select().from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
-  if (!row || row.stateKey !== stateKey(chain)) return freshIndexer(chain);
+  if (!row) return { indexer: freshIndexer(chain), reset: false };
+  // Older rows were keyed chainId|pool|rpc.
+  if (row.stateKey.split('|').slice(0, 2).join('|') !== snapshotKey(chain)) return { indexer: freshIndexer(chain), reset: true };
   try {
-    return PoolIndexer.restore({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool }, row.snapshot);
+    return { indexer: PoolIndexer.restore({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool }, row.snapshot), reset: false };
   } catch (err) {
     ctx.log.warn({ chain: chain.name, reason: (err as Error).message }, 'wallet indexer snapshot discarded');
-    return freshIndexer(chain);
+    return { indexer: freshIndexer(chain), reset: false };
   }
 }
 
@@ -70,13 +85,14 @@ function saveSnapshot(ctx: Context, chain: ChainConfig, indexer: PoolIndexer): v
   const leaves = indexer.commitments.length;
   const nullifiers = indexer.spentNullifiers.size;
   const row = ctx.db.select({ leaves: walletIndexerSnapshots.leaves, nullifiers: walletIndexerSnapshots.nullifiers, stateKey: walletIndexerSnapshots.stateKey }).from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
-  if (row && row.stateKey === stateKey(chain) && row.leaves === leaves && row.nullifiers === nullifiers) return;
-  const values = { chain: chain.name, stateKey: stateKey(chain), snapshot: indexer.snapshot(), leaves, nullifiers, updatedAt: nowIso(ctx) };
+  if (row && row.stateKey === snapshotKey(chain) && row.leaves === leaves && row.nullifiers === nullifiers) return;
+  const values = { chain: chain.name, stateKey: snapshotKey(chain), snapshot: indexer.snapshot(), leaves, nullifiers, updatedAt: nowIso(ctx) };
   ctx.db.insert(walletIndexerSnapshots).values(values).onConflictDoUpdate({ target: walletIndexerSnapshots.chain, set: values }).run();
 }
 
 function newState(ctx: Context, chain: ChainConfig): ChainState {
-  return { key: stateKey(chain), indexer: restoredIndexer(ctx, chain), scanned: 0, queue: Promise.resolve(), lastError: null, lastSyncAt: null, reset: false };
+  const { indexer, reset } = restoredIndexer(ctx, chain);
+  return { key: stateKey(chain), indexer, scanned: 0, queue: Promise.resolve(), lastError: reset ? CHAIN_RESET_MESSAGE : null, lastSyncAt: null, reset };
 }
 
 export function peekChainState(ctx: Context, chainName: string): ChainState | undefined {
