@@ -15,6 +15,8 @@ let devnet: Devnet;
 let server: TestServer;
 let a: SessionClient;
 let b: SessionClient;
+/** Holds only public funds: its books must follow a reset too. */
+let c: SessionClient;
 let dataDir: string;
 
 async function until<T>(what: string, check: () => Promise<T | null | undefined | false>): Promise<T> {
@@ -69,6 +71,7 @@ async function restartServer(config: Devnet['config']) {
   server = await startTestServer({ chains: { local: config as unknown as Record<string, unknown> }, dataDir });
   a = relogin(a);
   b = relogin(b);
+  c = relogin(c);
 }
 
 async function setUp(client: SessionClient) {
@@ -101,8 +104,11 @@ beforeAll(async () => {
   a = await server.signup({ entityName: 'Alpha' });
   b = await server.signup({ entityName: 'Beta' });
   await setUp(a);
+  c = await server.signup({ entityName: 'Gamma' });
   await setUp(b);
+  await setUp(c);
   await fundAll();
+  await fund((await localStatus(c)).accountAddress, '1');
 }, 120_000);
 
 afterAll(async () => {
@@ -120,6 +126,7 @@ describe('a devnet restarted behind the same chain name', () => {
     await until('the shield confirmed', async () => (await balanceOf(a)) === parseEther('0.1'));
     expect(first.noteCommitment).toMatch(/^0x/);
     await booksEqualChain(a);
+    await booksEqualChain(c);
     const publicBefore = await accountBalance(a, '1300');
     const feesBefore = await accountBalance(a, '6700');
 
@@ -158,6 +165,9 @@ describe('a devnet restarted behind the same chain name', () => {
       { account: '1300', currency: 'ETH/18', amount: publicBefore, chain: 'local' },
       { account: '1310', currency: 'ETH/18', amount: parseEther('0.1'), chain: 'local' },
     ]);
+    await booksEqualChain(c);
+    expect(await accountBalance(c, '1300')).toBe(0n);
+    expect(await accountBalance(c, '6700')).toBe(0n);
     const journal = await a.get('/api/ledger/journal');
     expect(JSON.stringify(journal.body)).toContain('Reversal: public wallet funds on local undone by a chain reset');
 
