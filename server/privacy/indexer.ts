@@ -50,6 +50,7 @@ export interface Reorganisation {
 
 /** How many recent blocks' hashes are kept: a reorganisation deeper than this is treated as a reset. */
 export const REORG_WINDOW = 128n;
+const KEEP_LAST_BLOCKS = 8;
 
 /**
  * The chain behind the same RPC is not the one indexed (another genesis, another chain id, or its
@@ -199,7 +200,8 @@ export class PoolIndexer {
   private rememberBlock(block: SeenBlock): void {
     this.blocks.push(block);
     const oldest = block.number - REORG_WINDOW;
-    this.blocks = this.blocks.filter((b) => b.number >= oldest);
+    // The last few are kept however old: after a long pause a shallow reorganisation still finds its fork point.
+    this.blocks = this.blocks.filter((b, i) => b.number >= oldest || i >= this.blocks.length - KEEP_LAST_BLOCKS);
   }
 
   /** Forgets everything derived from blocks after `number` and rebuilds the tree from the rest. */
