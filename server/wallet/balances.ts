@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { requireChain, type ChainConfig } from './chains.js';
 import { loadEntityWallet } from './wallet-keys.js';
 import { syncChain } from './chain-sync.js';
-import { reservedNullifiers } from './spendable.js';
+import { reservedNullifiers, unavailableReason } from './spendable.js';
 import { tokenInfo } from './tokens.js';
 import { parseToken } from './amounts.js';
 import { presentActivity, type ActivityKind } from './activity.js';
@@ -36,11 +36,24 @@ export async function getShieldedBalance(ctx: Context, entityId: string, input: 
   const tokens = new Set<string>([...(only ? [only] : ['0x0000000000000000000000000000000000000000', ...chain.tokens.map((t) => t.address)]), ...notes.map((n) => n.token)]);
   const balances = await Promise.all(
     [...tokens].map(async (token) => {
-      const mine = notes.filter((n) => n.token === token);
+      const all = notes.filter((n) => n.token === token);
+      // A note the chain's tree does not hold is shown apart, with why, and never spent.
+      const reasons = all.map((n) => unavailableReason(ctx, chain.name, n));
+      const unavailable = all.filter((_, i) => reasons[i] !== null);
+      const mine = all.filter((_, i) => reasons[i] === null);
       const free = mine.filter((n) => !reserved.has(n.nullifier.toLowerCase()));
       const sum = (list: typeof mine) => list.reduce((s, n) => s + BigInt(n.amount), 0n);
       const info = await tokenInfo(chain, token as Address).catch(() => ({ symbol: null, decimals: null }));
-      return { token, symbol: info.symbol, decimals: info.decimals, amount: sum(free).toString(), notes: free.length, pending: (sum(mine) - sum(free)).toString() };
+      return {
+        token,
+        symbol: info.symbol,
+        decimals: info.decimals,
+        amount: sum(free).toString(),
+        notes: free.length,
+        pending: (sum(mine) - sum(free)).toString(),
+        unavailable: sum(unavailable).toString(),
+        unavailableReason: reasons.find((r) => r !== null) ?? null,
+      };
     }),
   );
   return { chain: chain.name, balances };

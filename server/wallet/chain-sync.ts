@@ -7,8 +7,8 @@ import { getAddress, hexToBytes, type Address, type Hex } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
-import { BadGatewayError } from '../http/errors.js';
-import { PoolIndexer, type IndexedCommitment } from '../privacy/indexer.js';
+import { BadGatewayError, ConflictError } from '../http/errors.js';
+import { ChainIdMismatchError, ChainResetError, PoolIndexer, type IndexedCommitment, type Reorganisation } from '../privacy/indexer.js';
 import { openNote } from '../privacy/encryption.js';
 import { computeNullifier } from '../privacy/note.js';
 import { toHex32 } from '../privacy/field.js';
@@ -16,11 +16,14 @@ import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
 import { listEntityWallets, type EntityWallet } from './wallet-keys.js';
 import { walletActivity, walletIndexerSnapshots, walletNotes } from './tables.js';
-import { BUNDLE_LIFETIME_SECONDS, insertActivity, recordTransferEvent, type ActivityRow } from './activity.js';
+import { BUNDLE_LIFETIME_SECONDS, formatAmount, insertActivity, recordTransferEvent, type ActivityRow } from './activity.js';
 import { userOpOutcome } from './bundler.js';
-import { tokenInfo, type TokenInfo } from './tokens.js';
+import { ledgerCurrency, tokenInfo, type TokenInfo } from './tokens.js';
+import { postEvent } from '../ledger/index.js';
+import { ACC } from '../ledger/chart.js';
 import { announceReceived, postLedgerTransfer } from './side-effects.js';
 import { reconcilePublicAccounts } from './public-reconcile.js';
+import { orphanedNotes, reverseDroppedReconciliations, undoOrphaned } from './chain-reorg.js';
 
 export interface ChainState {
   key: string;
@@ -30,27 +33,50 @@ export interface ChainState {
   queue: Promise<unknown>;
   lastError: string | null;
   lastSyncAt: string | null;
+  /** The chain behind this name is not the one the wallet's notes came from: nothing syncs until a resync. */
+  reset: boolean;
+}
+
+export const CHAIN_RESET_MESSAGE = 'This chain was reset: notes from before are gone';
+
+function resetConflict(chain: ChainConfig): ConflictError {
+  return new ConflictError(CHAIN_RESET_MESSAGE, { chain: chain.name, hint: 'Resync the wallet (POST /api/privacy/resync) to rebuild its notes from the chain' });
 }
 
 const states = new WeakMap<Context, Map<string, ChainState>>();
 
+/** What the in-memory state belongs to: any configuration change starts a new one. */
 function stateKey(chain: ChainConfig): string {
   return `${chain.chainId}|${chain.pool}|${chain.rpcUrl}`;
+}
+
+/**
+ * What a stored snapshot belongs to: the chain id and pool, not the RPC URL (a restarted devnet
+ * comes back on another port; its genesis hash tells whether it is the same chain).
+ */
+function snapshotKey(chain: ChainConfig): string {
+  return `${chain.chainId}|${chain.pool}`;
 }
 
 function freshIndexer(chain: ChainConfig): PoolIndexer {
   return new PoolIndexer({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool, fromBlock: BigInt(chain.poolDeployBlock) });
 }
 
-/** Resumes from the stored snapshot when it belongs to this configuration (its root is checked on the next sync). */
-function restoredIndexer(ctx: Context, chain: ChainConfig): PoolIndexer {
+/**
+ * Resumes from the stored snapshot when it belongs to this chain id and pool (the next sync checks
+ * its genesis and last block). A snapshot of another chain id or pool under the same name means
+ * the configuration now points at another chain: what the wallet derived is not on it (a reset).
+ */
+function restoredIndexer(ctx: Context, chain: ChainConfig): { indexer: PoolIndexer; reset: boolean } {
   const row = ctx.db.select().from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
-  if (!row || row.stateKey !== stateKey(chain)) return freshIndexer(chain);
+  if (!row) return { indexer: freshIndexer(chain), reset: false };
+  // Older rows were keyed chainId|pool|rpc.
+  if (row.stateKey.split('|').slice(0, 2).join('|') !== snapshotKey(chain)) return { indexer: freshIndexer(chain), reset: true };
   try {
-    return PoolIndexer.restore({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool }, row.snapshot);
+    return { indexer: PoolIndexer.restore({ client: publicClientFor(chain), chainId: BigInt(chain.chainId), pool: chain.pool }, row.snapshot), reset: false };
   } catch (err) {
     ctx.log.warn({ chain: chain.name, reason: (err as Error).message }, 'wallet indexer snapshot discarded');
-    return freshIndexer(chain);
+    return { indexer: freshIndexer(chain), reset: false };
   }
 }
 
@@ -59,13 +85,14 @@ function saveSnapshot(ctx: Context, chain: ChainConfig, indexer: PoolIndexer): v
   const leaves = indexer.commitments.length;
   const nullifiers = indexer.spentNullifiers.size;
   const row = ctx.db.select({ leaves: walletIndexerSnapshots.leaves, nullifiers: walletIndexerSnapshots.nullifiers, stateKey: walletIndexerSnapshots.stateKey }).from(walletIndexerSnapshots).where(eq(walletIndexerSnapshots.chain, chain.name)).get();
-  if (row && row.stateKey === stateKey(chain) && row.leaves === leaves && row.nullifiers === nullifiers) return;
-  const values = { chain: chain.name, stateKey: stateKey(chain), snapshot: indexer.snapshot(), leaves, nullifiers, updatedAt: nowIso(ctx) };
+  if (row && row.stateKey === snapshotKey(chain) && row.leaves === leaves && row.nullifiers === nullifiers) return;
+  const values = { chain: chain.name, stateKey: snapshotKey(chain), snapshot: indexer.snapshot(), leaves, nullifiers, updatedAt: nowIso(ctx) };
   ctx.db.insert(walletIndexerSnapshots).values(values).onConflictDoUpdate({ target: walletIndexerSnapshots.chain, set: values }).run();
 }
 
 function newState(ctx: Context, chain: ChainConfig): ChainState {
-  return { key: stateKey(chain), indexer: restoredIndexer(ctx, chain), scanned: 0, queue: Promise.resolve(), lastError: null, lastSyncAt: null };
+  const { indexer, reset } = restoredIndexer(ctx, chain);
+  return { key: stateKey(chain), indexer, scanned: 0, queue: Promise.resolve(), lastError: reset ? CHAIN_RESET_MESSAGE : null, lastSyncAt: null, reset };
 }
 
 export function peekChainState(ctx: Context, chainName: string): ChainState | undefined {
@@ -92,18 +119,44 @@ export function syncChain(ctx: Context, chain: ChainConfig): Promise<ChainState>
 }
 
 async function runSync(ctx: Context, chain: ChainConfig, state: ChainState): Promise<void> {
+  if (state.reset) throw resetConflict(chain);
   // A failed sync leaves the mirror half-applied: start over from the deploy block. One immediate
   // retry absorbs a node that answered the block number before its logs (seen under load).
+  let reorg: Reorganisation | null = null;
   for (let attempt = 1; ; attempt++) {
     try {
-      await state.indexer.sync();
+      reorg = (await state.indexer.sync()).reorg;
       break;
     } catch (err) {
+      if (err instanceof ChainResetError) throw markReset(ctx, chain, state, err.reason);
+      if (err instanceof ChainIdMismatchError) {
+        state.lastError = err.message;
+        throw new ConflictError(err.message, { chain: chain.name });
+      }
       Object.assign(state, { indexer: freshIndexer(chain), scanned: 0, lastError: (err as Error).message.split('\n')[0] });
       if (attempt >= 2) throw new BadGatewayError('Chain indexer could not sync', { chain: chain.name, reason: state.lastError });
       ctx.log.warn({ chain: chain.name, reason: state.lastError }, 'wallet indexer resyncing from the deploy block');
     }
   }
+  // Notes the tree does not hold, outside a rollback the indexer made itself: the chain they came
+  // from is gone (e.g. a restarted devnet, its old snapshot discarded).
+  if (!reorg && orphanedNotes(ctx, chain.name, state.indexer.tree).length > 0) throw markReset(ctx, chain, state, 'notes');
+  if (reorg) {
+    const kept = state.indexer.commitments.findIndex((c) => c.blockNumber >= reorg.from);
+    state.scanned = Math.min(state.scanned, kept < 0 ? state.indexer.commitments.length : kept);
+    ctx.log.warn({ chain: chain.name, fromBlock: String(reorg.from) }, 'chain reorganisation: index rolled back');
+  }
+  await applyIndex(ctx, chain, state, { reorg });
+}
+
+function markReset(ctx: Context, chain: ChainConfig, state: ChainState, reason: string): ConflictError {
+  Object.assign(state, { reset: true, lastError: CHAIN_RESET_MESSAGE });
+  ctx.log.warn({ chain: chain.name, reason }, 'chain reset detected: the wallet waits for a resync');
+  return resetConflict(chain);
+}
+
+/** Stores what the synced index means for every entity, then the snapshot and the public accounts. */
+async function applyIndex(ctx: Context, chain: ChainConfig, state: ChainState, options: { reorg: Reorganisation | null; afterReset?: boolean }): Promise<void> {
   const indexer = state.indexer;
   const fresh = indexer.commitments.slice(state.scanned);
   const wallets = listEntityWallets(ctx);
@@ -114,15 +167,96 @@ async function runSync(ctx: Context, chain: ChainConfig, state: ChainState): Pro
 
   ctx.db.transaction((txn) => {
     const tx = txn as unknown as Db;
+    if (options.reorg) undoOrphaned(ctx, tx, chain.name, indexer, options.reorg);
     for (const f of found) storeFoundNote(ctx, tx, chain, f, tokens);
     markSpentNotes(ctx, tx, chain, indexer.spentNullifiers);
     for (const row of pending) settleActivity(ctx, tx, chain, row, indexer, outcomes.get(row.id) ?? null, tokens);
+    if (options.reorg) reverseDroppedReconciliations(ctx, chain.name, options.reorg.dropped);
   });
   saveSnapshot(ctx, chain, indexer);
-  await reconcilePublicAccounts(ctx, chain, indexer.height).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
+  await reconcilePublicAccounts(ctx, chain, indexer.lastBlock, { afterReset: options.afterReset }).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
   state.scanned = indexer.commitments.length;
   state.lastError = null;
   state.lastSyncAt = nowIso(ctx);
+}
+
+/**
+ * Rebuilds the chain's index from the deploy block and every entity's notes from it, keeping
+ * keys and history: after a reset, the notes from before are dropped, transfers still pending on
+ * the old chain fail, and the books reverse what the reset undid. Serialised with the syncs.
+ */
+export function rebuildChain(ctx: Context, chain: ChainConfig, before: (wasReset: boolean) => Promise<void>): Promise<{ wasReset: boolean; indexedBlock: string }> {
+  const state = chainState(ctx, chain);
+  const run = state.queue.then(async () => {
+    const wasReset = state.reset;
+    await before(wasReset);
+    const indexer = freshIndexer(chain);
+    try {
+      await indexer.sync();
+    } catch (err) {
+      if (err instanceof ChainIdMismatchError) throw new ConflictError(err.message, { chain: chain.name });
+      throw new BadGatewayError('Chain indexer could not sync', { chain: chain.name, reason: (err as Error).message.split('\n')[0] });
+    }
+    const dropped = dropDerivedNotes(ctx, chain, wasReset);
+    Object.assign(state, { indexer, scanned: 0, reset: false, lastError: null });
+    await applyIndex(ctx, chain, state, { reorg: null, afterReset: wasReset });
+    await reverseVanishedNotes(ctx, chain, dropped, indexer.genesisHash ?? 'unknown');
+    return { wasReset, indexedBlock: indexer.height.toString() };
+  });
+  state.queue = run.catch(() => undefined);
+  return run;
+}
+
+type StoredNote = typeof walletNotes.$inferSelect;
+
+/** Deletes the chain's notes (they are found again from the new index); after a reset, pending transfers fail. */
+function dropDerivedNotes(ctx: Context, chain: ChainConfig, wasReset: boolean): StoredNote[] {
+  return ctx.db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const notes = tx.select().from(walletNotes).where(eq(walletNotes.chain, chain.name)).all();
+    tx.delete(walletNotes).where(eq(walletNotes.chain, chain.name)).run();
+    if (wasReset) {
+      tx.update(walletActivity)
+        .set({ status: 'failed', error: 'The chain was reset before it was confirmed', updatedAt: nowIso(ctx) })
+        .where(and(eq(walletActivity.chain, chain.name), inArray(walletActivity.status, ['proved', 'submitted'])))
+        .run();
+    }
+    return notes;
+  });
+}
+
+/** Unspent notes that the rebuilt index no longer has: the books' Shielded funds lose them as a chain_reset. */
+async function reverseVanishedNotes(ctx: Context, chain: ChainConfig, before: StoredNote[], genesis: string): Promise<void> {
+  const now = new Set(ctx.db.select({ commitment: walletNotes.commitment }).from(walletNotes).where(eq(walletNotes.chain, chain.name)).all().map((n) => n.commitment));
+  const lost = new Map<string, { entityId: string; token: string; amount: bigint }>();
+  for (const n of before) {
+    if (n.spentAt !== null || now.has(n.commitment)) continue;
+    const key = `${n.entityId}|${n.token}`;
+    const entry = lost.get(key) ?? { entityId: n.entityId, token: n.token, amount: 0n };
+    entry.amount += BigInt(n.amount);
+    lost.set(key, entry);
+  }
+  if (lost.size === 0) return;
+  const tokens = await resolveTokens(chain, [...lost.values()].map((l) => l.token as Address)).catch(() => new Map<string, TokenInfo>());
+  for (const { entityId, token, amount } of lost.values()) postChainReset(ctx, chain, entityId, tokens.get(token.toLowerCase()), amount, genesis);
+}
+
+function postChainReset(ctx: Context, chain: ChainConfig, entityId: string, info: TokenInfo | undefined, amount: bigint, genesis: string): void {
+  const currency = info ? ledgerCurrency(info) : null;
+  if (!currency || !info || info.decimals === null) {
+    ctx.log.warn({ chain: chain.name, entityId }, 'vanished shielded notes not reversed in the books: token has no ledger currency');
+    return;
+  }
+  try {
+    postEvent(
+      ctx,
+      entityId,
+      { type: 'chain_reset', payload: { account: ACC.shieldedFunds, currency, amount: formatAmount(amount.toString(), info.decimals), chain: chain.name }, idempotencyKey: `chain-reset:${chain.name}:${genesis}:${info.address.toLowerCase()}`, source: 'privacy' },
+      { source: 'privacy' },
+    );
+  } catch (err) {
+    ctx.log.warn({ entityId, chain: chain.name, err: (err as Error).message }, 'vanished shielded notes not reversed in the books');
+  }
 }
 
 interface FoundOwnedNote {

@@ -53,6 +53,7 @@ export function getPrivacyStatus(ctx: Context, entityId: string) {
         indexedBlock: state && state.indexer.height >= 0n ? state.indexer.height.toString() : null,
         leaves: state ? state.indexer.commitments.length : null,
         problem: state?.lastError ?? null,
+        chainReset: state?.reset ?? false,
       };
     });
   const broken = registry.problems.map((p) => ({ ...emptyChain(p.name), problem: p.problem }));
@@ -93,5 +94,6 @@ function emptyChain(name: string) {
     indexedBlock: null,
     leaves: null,
     problem: 'Wallet infrastructure not configured',
+    chainReset: false,
   };
 }

@@ -3,7 +3,9 @@
 // the balance is visible only as a difference: money sent to the account from outside (posted as
 // an owner contribution, to reclassify if it was something else) and the network fees its
 // operations paid (posted as network fees). Read at the block the pool indexer reached, so every
-// shield included up to it is already posted.
+// shield included up to it is already posted; keyed by that block's hash, so a new chain behind the
+// same name never repeats a key. Right after a resync of a reset chain, a balance that vanished is
+// what the reset undid (chain_reset), not fees.
 import type { Address } from 'viem';
 import type { Context } from '../context.js';
 import { ACC } from '../ledger/chart.js';
@@ -15,13 +17,15 @@ import type { ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
 import { ledgerCurrency } from './tokens.js';
 import { listEntityWallets } from './wallet-keys.js';
+import { reconcileKey } from './chain-reorg.js';
 
 /** The Crypto wallet account's balance in the books, in base units. */
 const booked = (ctx: Context, entityId: string, currency: string) => netDebitOf(ctx.db, entityId, accountIdOf(entityId, ACC.cryptoWallet), currency);
 
-export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, atBlock: bigint): Promise<void> {
+export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, at: { number: bigint; hash: string } | null, options: { afterReset?: boolean } = {}): Promise<void> {
   const currency = ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
-  if (!currency || atBlock < 0n) return;
+  if (!currency || !at) return;
+  const atBlock = at.number;
   const client = publicClientFor(chain);
   for (const wallet of listEntityWallets(ctx)) {
     const address = knownAccountAddress(ctx, wallet.entityId, chain.name);
@@ -30,9 +34,11 @@ export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, 
     const delta = onChain - booked(ctx, wallet.entityId, currency);
     if (delta === 0n) continue;
     const amount = formatMinor(delta > 0n ? delta : -delta, currency);
-    const common = { idempotencyKey: `public-reconcile:${chain.name}:${atBlock}`, source: 'privacy' };
+    const common = { idempotencyKey: reconcileKey(chain.name, at.hash), source: 'privacy' };
     try {
-      if (delta > 0n) {
+      if (delta < 0n && options.afterReset) {
+        postEvent(ctx, wallet.entityId, { type: 'chain_reset', payload: { account: ACC.cryptoWallet, currency, amount, chain: chain.name }, ...common }, { source: 'privacy' });
+      } else if (delta > 0n) {
         postEvent(ctx, wallet.entityId, { type: 'owner_contribution', payload: { ownerName: 'Deposit to the business account', currency, amount, depositAccount: ACC.cryptoWallet }, ...common }, { source: 'privacy' });
       } else {
         postEvent(

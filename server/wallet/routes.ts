@@ -63,6 +63,21 @@ export const walletRoutes: RouteDef[] = [
     async ({ ctx, entityId, body }) => (await publicAccounts()).fundFromDevnet(ctx, entityId, body),
   ),
   route(
+    {
+      method: 'post',
+      path: '/api/privacy/resync',
+      summary: "Rebuild the wallet's notes and the chain's tree from the chain (keys untouched)",
+      description:
+        "For a chain that was reset (status `chainReset`) or that the wallet no longer trusts. Rebuilds this install's index of the chain from the pool's deploy block and every entity's notes from it; history is kept. After a reset, notes from before are dropped, transfers still pending on the old chain fail, and the books reverse what the reset undid (`chain_reset`). Refused while a transfer is in flight on the chain.",
+      tags,
+      access: privacy,
+      body: s.resyncBody,
+      response: s.resyncResponse,
+      errors: { 400: NOT_INITIALIZED, 409: "A transfer is in flight on this chain · the chain's RPC answers another chain id", 502: 'Chain indexer could not sync', 503: E.notConfigured },
+    },
+    async ({ ctx, entityId, body }) => (await import('./resync.js')).resyncWallet(ctx, entityId, body),
+  ),
+  route(
     { method: 'get', path: '/api/privacy/history', summary: 'Shielded history: shielded, sent, received, unshielded (newest first)', tags, access: readPrivacy, query: s.historyQuery, response: s.historyResponse, errors: { 400: NOT_INITIALIZED } },
     async ({ ctx, entityId, query }) => (await balances()).listShieldedHistory(ctx, entityId, query),
   ),

@@ -51,6 +51,7 @@ export const chainAccountSchema = z.object({
   indexedBlock: z.string().nullable().meta({ description: 'Last block the local indexer has read' }),
   leaves: z.number().nullable().meta({ description: 'Commitments in the local Merkle tree' }),
   problem: z.string().nullable().meta({ description: 'Why a configured chain is unusable' }),
+  chainReset: z.boolean().meta({ description: 'The chain behind this name is not the one the notes came from (another genesis, or its history changed beyond the reorganisation window): nothing is spent until POST /api/privacy/resync' }),
 });
 
 export const initializeResponse = z
@@ -91,6 +92,8 @@ export const balanceResponse = z
         amount: z.string().meta({ description: 'Spendable: the sum of unspent notes, base units' }),
         notes: z.number(),
         pending: z.string().meta({ description: 'Notes committed to a submitted but unconfirmed spend' }),
+        unavailable: z.string().meta({ description: "Notes the chain's indexed tree does not hold (a reset or reorganised chain): never spent, base units" }),
+        unavailableReason: z.string().nullable().meta({ description: 'Why `unavailable` notes cannot be spent' }),
       }),
     ),
   })
@@ -286,5 +289,15 @@ export const publicAccountsResponse = z
     devnet: z.boolean().meta({ description: 'A local development chain: POST /api/privacy/devnet-fund can fund these accounts' }),
   })
   .meta({ id: 'PrivacyPublicAccounts' });
+export const resyncBody = z.object({ entityId: uuid.optional(), chain: chainField }).meta({ id: 'PrivacyResyncBody' });
+export const resyncResponse = z
+  .object({
+    success: z.literal(true),
+    chain: z.string(),
+    wasReset: z.boolean().meta({ description: 'The chain had been reset: notes from before were dropped, pending transfers failed and the books reverse what the reset undid' }),
+    indexedBlock: z.string(),
+  })
+  .meta({ id: 'PrivacyResyncResponse' });
+
 export const devnetFundBody = z.object({ entityId: uuid.optional(), chain: chainField, target: z.enum(['account', 'relayer']) });
 export const devnetFundResponse = z.object({ funded: z.literal(true), target: z.enum(['account', 'relayer']), address: z.string(), amount: z.string(), txHash: z.string(), balance: z.string() }).meta({ id: 'PrivacyDevnetFund' });

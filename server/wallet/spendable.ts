@@ -8,6 +8,21 @@ import type { ShieldedKeys } from '../privacy/keys.js';
 import { selectNotes, InsufficientBalanceError as LibInsufficient } from '../privacy/select-notes.js';
 import { walletActivity, walletNotes } from './tables.js';
 import { InsufficientBalanceError } from './errors.js';
+import { CHAIN_RESET_MESSAGE, peekChainState } from './chain-sync.js';
+import { isNoteInTree } from './chain-reorg.js';
+
+export const NOT_IN_TREE = "Not in the chain's tree: the chain no longer holds this note (resync the wallet)";
+
+/**
+ * Why a stored note cannot be spent now, or null: a note must sit in the indexed tree at its
+ * index (its Merkle path and nullifier depend on it) — after a reset or a rollback it may not.
+ */
+export function unavailableReason(ctx: Context, chain: string, note: { commitment: string; leafIndex: number }): string | null {
+  const state = peekChainState(ctx, chain);
+  if (!state) return null;
+  if (state.reset) return CHAIN_RESET_MESSAGE;
+  return isNoteInTree(state.indexer.tree, note) ? null : NOT_IN_TREE;
+}
 
 /** Nullifiers of spends that were submitted but are not confirmed yet. */
 export function reservedNullifiers(ctx: Context, entityId: string, chain: string): Set<string> {
@@ -19,14 +34,17 @@ export function reservedNullifiers(ctx: Context, entityId: string, chain: string
   return new Set(rows.flatMap((r) => r.nullifiers.map((n) => n.toLowerCase())));
 }
 
+/** Unspent, not reserved, and in the indexed tree (the caller synced the chain first). */
 export function spendableNotes(ctx: Context, entityId: string, chain: string, token: Address, keys: ShieldedKeys): OwnedNote[] {
   const reserved = reservedNullifiers(ctx, entityId, chain);
+  const state = peekChainState(ctx, chain);
   return ctx.db
     .select()
     .from(walletNotes)
     .where(and(eq(walletNotes.entityId, entityId), eq(walletNotes.chain, chain), eq(walletNotes.token, token), isNull(walletNotes.spentAt)))
     .all()
     .filter((n) => !reserved.has(n.nullifier.toLowerCase()))
+    .filter((n) => state !== undefined && !state.reset && isNoteInTree(state.indexer.tree, n))
     .map((n) => ({
       amount: BigInt(n.amount),
       pubkey: keys.pubkey,

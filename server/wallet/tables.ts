@@ -125,7 +125,7 @@ export const walletRelays = sqliteTable(
 /** The chain indexer's state (library snapshot), so a restart resumes instead of rescanning the pool. */
 export const walletIndexerSnapshots = sqliteTable('wallet_indexer_snapshots', {
   chain: text('chain').primaryKey(),
-  /** chainId|pool|rpc the snapshot belongs to; any change discards it. */
+  /** chainId|pool the snapshot belongs to (older rows: chainId|pool|rpc); another chain id or pool under the name is a reset. */
   stateKey: text('state_key').notNull(),
   snapshot: text('snapshot', { mode: 'json' }).notNull().$type<IndexerSnapshot>(),
   leaves: integer('leaves').notNull(),

@@ -9,6 +9,7 @@ import { refundIssued } from './refund-issued.js';
 import { creditNoteIssued } from './credit-note-issued.js';
 import { ownerContribution } from './owner-contribution.js';
 import { transferShielded } from './transfer-shielded.js';
+import { chainReset } from './chain-reset.js';
 import { privatePaymentReceived, privatePaymentSent } from './private-payment.js';
 import { purchaseOrderIssued, quoteIssued } from './no-posting.js';
 
@@ -24,6 +25,7 @@ export const EVENT_TYPES: readonly EventTypeDef[] = [
   creditNoteIssued,
   ownerContribution,
   transferShielded,
+  chainReset,
   privatePaymentSent,
   privatePaymentReceived,
   quoteIssued,

@@ -5,6 +5,7 @@ import { Button, Card, ErrorBanner, Notice, PageHeader, SelectInput, Spinner } f
 import { useAction, useAsync, useSearchState } from '../../ui/hooks';
 import { ReceiveCard } from './ReceiveCard';
 import { AccountsCard } from './AccountsCard';
+import { ResyncNotice } from './ResyncNotice';
 import { HistoryCard } from './HistoryCard';
 import { UncategorisedCard } from './UncategorisedCard';
 import { TransferModal, type TransferMode } from './TransferModal';
@@ -155,7 +156,8 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
             </div>
           </Notice>
         )}
-        {chain?.configured && chain.problem && (
+        {chain?.configured && chain.chainReset && <ResyncNotice chain={chainName} onDone={async () => void (await Promise.all([reloadStatus(), reloadBalances(), reloadHistory()]))} />}
+        {chain?.configured && chain.problem && !chain.chainReset && (
           <Notice kind="warning">
             The chain could not be read ({chain.problem}). Balances and history may be out of date; Bureau keeps retrying.
           </Notice>
@@ -176,6 +178,7 @@ function InitializedWallet({ status, reloadStatus }: { status: PrivacyStatus; re
                     <div className="muted">
                       {t.notes} {t.notes === 1 ? 'note' : 'notes'}
                       {t.pending !== '0' && ` · ${displayAmount(t.pending, t.decimals)} pending`}
+                      {t.unavailable !== '0' && ` · ${displayAmount(t.unavailable, t.decimals)} unavailable: ${t.unavailableReason ?? ''}`}
                     </div>
                   </div>
                 ))}

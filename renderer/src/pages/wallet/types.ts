@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { resyncResponse } from '../../../../server/wallet/schemas';
 // Shapes of the /api/privacy responses the wallet page reads.
 export interface ChainStatus {
   chain: string;
@@ -14,6 +16,7 @@ export interface ChainStatus {
   indexedBlock: string | null;
   leaves: number | null;
   problem: string | null;
+  chainReset: boolean;
 }
 
 export interface PrivacyStatus {
@@ -35,7 +38,12 @@ export interface TokenBalance {
   amount: string;
   notes: number;
   pending: string;
+  /** Notes the chain's tree does not hold (reset or reorganised chain): never spent. */
+  unavailable: string;
+  unavailableReason: string | null;
 }
+
+export type ResyncResponse = z.infer<typeof resyncResponse>;
 
 export interface Activity {
   id: string;

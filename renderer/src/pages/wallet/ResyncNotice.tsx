@@ -1,0 +1,30 @@
+// A chain reset stops the wallet until it is resynced: what happened, and the one action that
+// rebuilds the notes from the chain (keys stay). A transfer still in flight makes the server say so.
+import { api } from '../../api';
+import { Button, ErrorBanner, Notice } from '../../ui/components';
+import { useAction } from '../../ui/hooks';
+import type { ResyncResponse } from './types';
+
+export function ResyncNotice({ chain, onDone }: { chain: string; onDone: () => Promise<void> }) {
+  const resync = useAction(async () => {
+    await api.post<ResyncResponse>('/api/privacy/resync', { chain });
+    await onDone();
+  });
+  return (
+    <Notice kind="warning">
+      <div className="stack" style={{ gap: 6 }}>
+        <strong>This chain was reset: notes from before are gone</strong>
+        <span>
+          The chain “{chain}” is not the one your notes came from. Nothing is spent until the wallet is resynced: Resync rebuilds the notes from the chain as it is now (your keys
+          stay) and the books reverse what the reset undid.
+        </span>
+        <div>
+          <Button variant="primary" disabled={resync.pending} onClick={() => void resync.run()}>
+            {resync.pending ? 'Resyncing…' : 'Resync'}
+          </Button>
+        </div>
+        <ErrorBanner error={resync.error} />
+      </div>
+    </Notice>
+  );
+}
