@@ -163,7 +163,7 @@ describe('Restore from a backup on a fresh install (by upload)', () => {
       const ok = await b.anon.post('/api/setup/restore', { file: backupFile });
       expect(ok.status).toBe(200);
       expect(ok.body.secrets).toMatchObject({ inBackup: true, restored: 0 });
-      expect(ok.body.secrets.missing).toContain('webhook_subscriptions.secret_sealed');
+      expect(ok.body.secrets.missing).toContain('webhook_secrets.secret_sealed');
       expect(ok.body.secrets.note).toMatch(/No passphrase given/);
       const c = await login(b, owner);
       expect((await c.get('/api/helpdesk/tickets')).body).toHaveLength(3);
@@ -261,7 +261,7 @@ describe('Import business by upload', () => {
       expect(done.body).toMatchObject({ dryRun: false, entity: { id: owner.entityId } });
       expect(done.body.secrets.restored).toBeGreaterThan(0);
       expect((await other.get('/api/entities')).body.map((e: { id: string }) => e.id)).toContain(owner.entityId);
-      const sealed = b.ctx.sqlite.prepare('SELECT secret_sealed AS s FROM webhook_subscriptions WHERE entity_id = ?').all(owner.entityId) as { s: string }[];
+      const sealed = b.ctx.sqlite.prepare('SELECT secret_sealed AS s FROM webhook_secrets WHERE entity_id = ?').all(owner.entityId) as { s: string }[];
       for (const r of sealed) expect(b.ctx.secrets.open(r.s).toString('utf8')).toMatch(/^whsec_/);
 
       const before = canonicalDump(b.ctx.sqlite, userTables(b.ctx.sqlite).filter((t) => t !== 'sessions'));
