@@ -177,7 +177,8 @@ export function accountsSuite(name: string, databaseUrl: () => Promise<string | 
           // Not invited: refused; invited: the link confirms the address like an open sign-up.
           expect((await linkFrom(newIp(), linkInput())).status).toBe(401);
           expect((await linkFrom(newIp(), linkInput({ email: invitee, password: join.password }))).status).toBe(202);
-          await waitForMail(smtp, invitee, 1);
+          // The invitation's own mail, then the link's confirmation.
+          await waitForMail(smtp, invitee, 2);
           const joined = await withConfirmation(base, smtp, '/sync/v1/join', join, from(newIp()));
           expect(joined.status, JSON.stringify(joined.body)).toBe(201);
           expect(joined.body.role).toBe('viewer');

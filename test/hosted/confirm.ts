@@ -26,11 +26,17 @@ export function codeOf(mail: { text?: string }): string | null {
   return /confirmation code: ([0-9A-Z]{4}-[0-9A-Z]{4})/.exec(mail.text ?? '')?.[1] ?? null;
 }
 
-/** The code of the newest mail to `to`, waiting for the `nth`. */
-export async function confirmationCode(smtp: TestSmtp, to: string, nth?: number): Promise<string> {
-  const code = codeOf(await waitForMail(smtp, to, nth ?? (await mailsTo(smtp, to)).length + 1));
-  if (!code) throw new Error(`the mail to ${to} has no confirmation code`);
-  return code;
+/**
+ * The code of the `nth` mail to `to` or, when that one carries none (an invitation mailed before
+ * it), of the first later mail that does — waiting for it.
+ */
+export async function confirmationCode(smtp: TestSmtp, to: string, nth?: number, timeoutMs = 10_000): Promise<string> {
+  const from = nth ?? (await mailsTo(smtp, to)).length + 1;
+  const until = Date.now() + timeoutMs;
+  for (let i = from; ; i++) {
+    const code = codeOf(await waitForMail(smtp, to, i, Math.max(until - Date.now(), 1)));
+    if (code) return code;
+  }
 }
 
 /**
