@@ -139,9 +139,11 @@ function inspect(db: Database.Database, acked: AckedIds, problems: string[]): Db
     const created = timeline.filter((m) => m.author_type === 'system' && m.body.startsWith(`Ticket ${t.ticket_number} created by `));
     if (created.length !== 1) badTimeline.push(`${t.ticket_number} (${t.id}) has ${created.length} "created" messages`);
     else if (timeline.some((m) => m.created_at < created[0].created_at)) badTimeline.push(`${t.ticket_number} (${t.id}) has messages before its "created" message`);
-    const dash = t.ticket_number.lastIndexOf('-');
-    const seq = Number(t.ticket_number.slice(dash + 1));
-    const counterKey = `${t.entity_id} ${t.ticket_number.slice(0, dash)}`;
+    // `ACME-1042` counts in the entity's own series (node ''); `ACME-7KQ2M-3`, a provisional number
+    // of a linked entity, in this install's (node `7KQ2M`).
+    const parts = t.ticket_number.split('-');
+    const seq = Number(parts[parts.length - 1]);
+    const counterKey = `${t.entity_id} ${parts.length >= 3 ? parts[parts.length - 2] : ''}`;
     maxSeqByCounter.set(counterKey, Math.max(maxSeqByCounter.get(counterKey) ?? 0, seq));
     maxTicketSeq.set(t.entity_id, Math.max(maxTicketSeq.get(t.entity_id) ?? 0, seq));
   }
