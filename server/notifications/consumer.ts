@@ -45,14 +45,12 @@ function onWebhookDisabled(ctx: Context, tx: Db, e: DomainEvent) {
 /** Owners and admins are told when a change made on this device lost a race with another device and was undone. */
 function onChangesUndone(ctx: Context, tx: Db, e: DomainEvent) {
   const d = e.data as { tables: string[]; reasons: string[] };
-  // The events that travelled with the change are bookkeeping of sync, not something a person changed.
-  const tables = d.tables.filter((t) => t !== 'entity_events');
   for (const userId of listAdminIds(ctx, e.entityId)) {
     notify(ctx, tx, {
       entityId: e.entityId,
       userId,
       type: 'sync.changes_undone',
-      title: `A change made on this device was undone: another device changed ${tables.map((t) => t.replace(/_/g, ' ')).join(', ')} first`,
+      title: `A change made on this device was undone: another device changed ${d.tables.map((t) => t.replace(/_/g, ' ')).join(', ')} first`,
       body: d.reasons.join('\n') || null,
       link: '/settings/sync',
     });

@@ -2,13 +2,14 @@
 // instance accepts or refuses them together. A refused group that carried a guarded transition
 // lost a race (another device moved the row first): it is undone here, so this device takes the
 // hosted instance's state again instead of keeping books that exist nowhere else.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableName, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Capture } from './capture.js';
 import { DELETED } from './capture.js';
 import type { SyncedTable } from './policy.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
+import { entityEvents } from '../events/tables.js';
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -64,7 +65,8 @@ export function undoRefusedGroups(ctx: Context, capture: Capture, tables: Synced
     tx.update(syncChanges).set({ revertedAt: nowIso(ctx) }).where(and(eq(syncChanges.entityId, entityId), inArray(syncChanges.groupId, groupIds))).run();
     // Told once, here: the owners and admins of this device learn that a decision made here did not stand.
     const reasons = [...new Set(undone.map((c) => c.reason).filter((r): r is string => Boolean(r) && !r!.startsWith('Refused with its group')))];
-    const tables = [...new Set(undone.map((c) => c.tableName))];
+    // The events that travelled with the change are sync's bookkeeping, not something a person changed.
+    const tables = [...new Set(undone.map((c) => c.tableName))].filter((t) => t !== getTableName(entityEvents));
     // About this device only: it does not travel (and is not recorded while healing from the log).
     ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } }, { local: true });
     // Replayed from the start: the rows this device gave up take the hosted state again.

@@ -8,7 +8,7 @@ import type { ChainConfig } from './chains.js';
 import { formatAmount, type ActivityRow } from './activity.js';
 import { ledgerCurrency, type TokenInfo } from './tokens.js';
 import { knownAccountAddress } from './accounts.js';
-import { bookingOf } from './payment-purpose.js';
+import { bookingOf } from './payment-booking.js';
 
 /** Tells every member of the entity that shielded funds arrived (in the caller's transaction). */
 export function announceReceived(ctx: Context, tx: Db, row: ActivityRow, token: TokenInfo | null): void {

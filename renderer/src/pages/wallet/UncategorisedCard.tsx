@@ -8,6 +8,8 @@ import { useAction, useAsync } from '../../ui/hooks';
 import { Money } from '../../ui/money';
 import type { EventPage, LedgerEvent } from '../ledger/types';
 import { NO_PURPOSE, PurposeFields, purposeOf, type PurposeChoice } from './PurposeFields';
+import { ACC } from '../../../../server/ledger/chart';
+import { bookingOf } from '../../../../server/wallet/payment-booking';
 
 const uncategorised = (e: LedgerEvent) => !e.payload.counterAccount && !e.payload.billNumber && !e.payload.invoiceNumber;
 
@@ -43,17 +45,16 @@ const RECEIPT_KINDS: { value: ReceiptKind; label: string }[] = [
 ];
 
 /** The payload fields that book a receipt or a payment for what it was, or a message for what is missing. */
-function bookingFields(event: LedgerEvent, receipt: { kind: ReceiptKind; invoiceNumber: string }, payment: PurposeChoice): { fields?: Record<string, string>; problem?: string } {
+function bookingFields(event: LedgerEvent, receipt: { kind: ReceiptKind; invoiceNumber: string }, payment: PurposeChoice): { fields?: Record<string, string | undefined>; problem?: string } {
   if (event.type === 'private_payment_received') {
-    if (receipt.kind === 'invoice') return receipt.invoiceNumber.trim() ? { fields: { invoiceNumber: receipt.invoiceNumber.trim(), counterAccount: '1100' } } : { problem: 'Enter the invoice number.' };
-    return { fields: { counterAccount: { income: '4800', owner: '3000', own_business: '1150' }[receipt.kind] } };
+    if (receipt.kind === 'invoice') return receipt.invoiceNumber.trim() ? { fields: { invoiceNumber: receipt.invoiceNumber.trim(), counterAccount: ACC.receivable } } : { problem: 'Enter the invoice number.' };
+    return { fields: { counterAccount: { income: ACC.otherIncome, owner: ACC.ownerEquity, own_business: ACC.ownBusinesses }[receipt.kind] } };
   }
   const { purpose, problem } = purposeOf(payment);
   if (problem) return { problem };
   if (!purpose) return { problem: 'Choose what it paid.' };
-  if (purpose.kind === 'bill') return { fields: { billNumber: purpose.billNumber, counterAccount: '2000' } };
-  if (purpose.kind === 'expense') return { fields: { counterAccount: purpose.account } };
-  return { fields: { counterAccount: purpose.kind === 'own_business' ? '1150' : '3200' } };
+  // Booked as the wallet books a payment whose purpose was said when it was sent.
+  return { fields: bookingOf(purpose) };
 }
 
 function UncategorisedRow({ event, onDone }: { event: LedgerEvent; onDone: () => void }) {
