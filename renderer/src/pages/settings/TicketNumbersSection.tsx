@@ -1,25 +1,21 @@
 import { useState, type FormEvent } from 'react';
-import type { z } from 'zod';
-import type { ticketNumberingSchema } from '../../../../server/helpdesk/schemas';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap, useEntityQuery } from '../../api';
 import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Notice, Spinner, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
-
-type TicketNumbering = z.output<typeof ticketNumberingSchema>;
 
 /** Settings → Ticket numbers: the business's one series (`ACME-1042`) and its prefix, which an owner may change. */
 export function TicketNumbersSection() {
   usePageTitle('Ticket numbers');
   const session = useSession();
   const isOwner = session.entity?.role === 'owner';
-  const numbering = useAsync(() => api.get<TicketNumbering>('/api/helpdesk/ticket-numbering'));
+  const numbering = useEntityQuery(['ticket-numbering'], () => unwrap(client.GET('/api/helpdesk/ticket-numbering')));
   const [prefix, setPrefix] = useState('');
   const save = useAction(async (value: string | null) => {
-    await api.put<TicketNumbering>('/api/helpdesk/ticket-numbering', { prefix: value });
+    await unwrap(client.PUT('/api/helpdesk/ticket-numbering', { body: { prefix: value } }));
     setPrefix('');
-    await numbering.reload();
+    await invalidateEntity('ticket-numbering');
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -28,7 +24,7 @@ export function TicketNumbersSection() {
   const n = numbering.data;
   return (
     <Card title="Ticket numbers">
-      <ErrorBanner error={numbering.error ?? save.error} onRetry={() => void numbering.reload()} />
+      <ErrorBanner error={numbering.error?.message ?? save.error} onRetry={() => void numbering.refetch()} />
       {!n ? (
         <Spinner />
       ) : (

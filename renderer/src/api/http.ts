@@ -1,4 +1,4 @@
-/** Thin client for the local /api: JSON in and out, entity in `x-entity-id`, errors as ApiError. */
+/** The old thin client for the local /api (being replaced by client.ts): JSON in and out, entity in `x-entity-id`, errors as ApiError. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
