@@ -1,8 +1,10 @@
 // A team as real processes: a hosted instance with SMTP (a test SMTP server), Dana's desktop and
-// Lee's laptop, each a server process of its own. Dana invites Lee by e-mail from Members; Lee
-// accepts on a fresh install with her own name; both devices list both people with names, roles
-// and states; Dana changes Lee's role and it reaches Lee; Dana removes Lee and Lee's device is
-// revoked at once and lets the entity go.
+// laptop and Lee's laptop, each a server process of its own (no device has SMTP). Dana invites Lee
+// by e-mail from Members; Lee accepts on a fresh install with her own name; all three devices list
+// both people with names, roles and states; a ticket Dana assigns to Lee on her laptop becomes Lee's
+// notification on Lee's device and an e-mail to Lee; a signing invitation sent from the laptop goes
+// out through the hosted instance; Dana changes Lee's role and it reaches Lee; Dana removes Lee and
+// Lee's device is revoked at once and lets the entity go.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,8 @@ import { startServerProcess, killServerProcess, type ServerProcess } from '../so
 import { killHostedProcess, startHostedProcess, type HostedProcess } from '../helpers/hosted-process.js';
 import { freePort } from '../helpers/net.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
-import { confirmed, waitForMail } from '../hosted/confirm.js';
+import { confirmed, mailsTo, waitForMail } from '../hosted/confirm.js';
+import { draftRequest } from '../integration/documents-helpers.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-team-'));
 let hosted: HostedProcess | undefined;
@@ -43,13 +46,15 @@ async function until<T>(c: Client, entityId: string, read: () => Promise<T>, che
   }
 }
 
-it('Dana invites Lee by e-mail, Lee accepts on a fresh install, roles and removal reach both devices', async () => {
+it('Dana invites Lee by e-mail, Lee accepts on a fresh install; an assignment on Dana\'s laptop reaches Lee by notification and e-mail; roles and removal reach every device', async () => {
   smtp = await startSmtp();
   hosted = await startHostedProcess({ port: await freePort(), dataDir: path.join(tmp, 'hosted'), args: ['--smtp-url', smtp.url] });
   const dana = await startServerProcess(path.join(tmp, 'dana-desktop'));
   devices.push(dana);
   const lee = await startServerProcess(path.join(tmp, 'lee-laptop'));
   devices.push(lee);
+  const laptop = await startServerProcess(path.join(tmp, 'dana-laptop'));
+  devices.push(laptop);
 
   const signup = await makeClient(dana.url).post('/api/auth/signup', { email: 'dana@example.com', password: 'dana her password', name: 'Dana', entityName: 'Acme' });
   const entityId = signup.body.entity.id as string;
@@ -60,6 +65,12 @@ it('Dana invites Lee by e-mail, Lee accepts on a fresh install, roles and remova
   expect(wrong.body.error).toMatch(/password you sign in/);
   const linked = await confirmed(smtp, { hostedUrl: hosted.url, email: 'dana@example.com', password: 'dana her password' }, (b) => onDana.post('/api/sync/link', b));
   expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+  // Dana's laptop joins with an add-device code and her one password.
+  const deviceCode = await onDana.post('/api/sync/devices/code', {});
+  expect(deviceCode.status, JSON.stringify(deviceCode.body)).toBe(201);
+  const joinedLaptop = await makeClient(laptop.url).post('/api/sync/join', { hostedUrl: hosted.url, code: deviceCode.body.code, email: 'dana@example.com', password: 'dana her password' });
+  expect(joinedLaptop.status, JSON.stringify(joinedLaptop.body)).toBe(201);
+  const onLaptop = clientFor(laptop.url, cookieOf(joinedLaptop), entityId);
 
   // Members → Add member: the hosted instance mails Lee a link to its join page.
   const added = await onDana.post(`/api/entities/${entityId}/members`, { email: 'lee@example.com', name: 'Lee Agent', role: 'member' });
@@ -87,12 +98,27 @@ it('Dana invites Lee by e-mail, Lee accepts on a fresh install, roles and remova
   ];
   await until(onDana, entityId, people(onDana), (p) => JSON.stringify(p) === JSON.stringify(both), "Dana's members");
   await until(onLee, entityId, people(onLee), (p) => JSON.stringify(p) === JSON.stringify(both), "Lee's members");
+  await until(onLaptop, entityId, people(onLaptop), (p) => JSON.stringify(p) === JSON.stringify(both), "the laptop's members");
   expect((await onDana.get(`/api/sync/invitations?entityId=${entityId}`)).body[0].state).toBe('accepted');
 
-  // A ticket Dana assigns to Lee shows Lee's name on both devices.
-  const ticket = await onDana.post('/api/helpdesk/tickets', { subject: 'For Lee', assignedTo: invitation.accountId });
+  // A ticket Dana assigns to Lee on her laptop: Lee's name on every device, Lee's notification on
+  // her own device, and one e-mail to Lee through the hosted instance (no device has SMTP).
+  const ticket = await onLaptop.post('/api/helpdesk/tickets', { subject: 'For Lee', assignedTo: invitation.accountId });
   expect(ticket.status, JSON.stringify(ticket.body)).toBe(201);
+  await until(onLaptop, entityId, async () => (await onLaptop.get('/api/sync/status')).body, (st) => st?.waiting === 0, 'the laptop pushed the ticket');
   await until(onLee, entityId, async () => (await onLee.get(`/api/helpdesk/tickets/${ticket.body.id}`)).body, (t) => t?.assignedTo === invitation.accountId, 'the ticket on Lee');
+  const assigned = (n: { type: string; userId: string | null }) => n.type === 'ticket.assigned' && n.userId === invitation.accountId;
+  const notified = await until(onLee, entityId, async () => (await onLee.get('/api/notifications')).body, (list) => Array.isArray(list) && list.some(assigned), "Lee's notification on her device");
+  expect(notified.filter(assigned)).toHaveLength(1);
+  const assignedMails = async () => (await mailsTo(smtp!, 'lee@example.com')).filter((m) => /was assigned to you/.test(m.subject ?? ''));
+  await until(onLaptop, entityId, assignedMails, (m) => m.length > 0, 'the assignment e-mail to Lee');
+  expect((await onDana.get('/api/notifications')).body.filter(assigned)).toHaveLength(0);
+
+  // A signing invitation sent from the laptop, which has no SMTP, goes out through the hosted instance.
+  const { requestId } = await draftRequest(onLaptop, { signers: [{ name: 'Ada', email: 'ada@example.com' }] });
+  expect((await onLaptop.patch(`/api/documents/signature-requests/${requestId}`, { action: 'send' })).status).toBe(200);
+  const invitationMail = await until(onLaptop, entityId, () => mailsTo(smtp!, 'ada@example.com'), (m) => m.length > 0, 'the signing invitation');
+  expect(invitationMail[0].text).toMatch(/sign/i);
 
   // Dana makes Lee an admin: it reaches Lee's device (her permissions there follow).
   const promoted = await onDana.patch(`/api/entities/${entityId}/members/${invitation.accountId}`, { role: 'admin' });
@@ -119,4 +145,7 @@ it('Dana invites Lee by e-mail, Lee accepts on a fresh install, roles and remova
   expect((await onLee.get('/api/helpdesk/tickets')).status).toBe(403);
   // The name of a removed person still resolves on Dana's device.
   expect((await onDana.get(`/api/helpdesk/tickets/${ticket.body.id}`)).status).toBe(200);
-}, 180_000);
+  await until(onLaptop, entityId, people(onLaptop), (p) => p.find((m) => m.email === 'lee@example.com')?.state === 'removed', "Lee removed on Dana's laptop");
+  // One e-mail per assignment, whatever number of devices saw it.
+  expect(await assignedMails()).toHaveLength(1);
+}, 240_000);
