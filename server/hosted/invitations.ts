@@ -1,7 +1,7 @@
 // Invitations of people into an entity, made from an owner's or admin's device: kept here (the
 // code only as its hash), mailed to the person with a link to this instance's join page, listed
 // with their state (sent, accepted, expired, revoked), resent (a new code) or revoked.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { sha256Hex } from '../auth/passwords.js';
 import { html as mailHtml, text as mailText } from '../documents/notify.js';
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '../http/errors.js';
@@ -46,6 +46,10 @@ function checkInviter(auth: DeviceAuth, role: HostedRole) {
 async function inviteeId(h: HostedContext, tx: HostedTx, email: string, proposed?: string): Promise<{ id: string; name: string | null }> {
   const [account] = await tx.select({ id: accounts.id, name: accounts.name }).from(accounts).where(eq(accounts.email, email));
   if (account) return account;
+  // Invited before (to this or another business) and not signed up yet: the same person, the same
+  // id — a device holding both businesses knows her as one person.
+  const [earlier] = await tx.select({ id: invitations.accountId }).from(invitations).where(and(eq(invitations.email, email), isNotNull(invitations.accountId))).orderBy(asc(invitations.createdAt)).limit(1);
+  if (earlier?.id) return { id: earlier.id, name: null };
   if (proposed && (await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, proposed))).length === 0) return { id: proposed, name: null };
   return { id: h.ids.next(), name: null };
 }

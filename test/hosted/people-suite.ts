@@ -74,6 +74,25 @@ export function peopleSuite(name: string, databaseUrl: () => Promise<string | un
       expect(people).toHaveLength(2);
     });
 
+    it('one person invited to two businesses before she has an account is one id in both, and stays it when she accepts', async () => {
+      // A device that holds both businesses knows her as one person (one local user, a membership in each).
+      const { device: first } = await linkConfirmed(base, smtp, linkInput());
+      const { device: second } = await linkConfirmed(base, smtp, linkInput());
+      const lee = `lee-${uuidv4()}@example.com`;
+      const one = await invite(first, { email: lee, role: 'member' });
+      const two = await invite(second, { email: lee, role: 'viewer' });
+      expect(two.accountId).toBe(one.accountId);
+      const idsIn = async (device: Device) => (await peopleOf(device)).filter((p) => p.email === lee).map((p) => p.user_id);
+      expect(await idsIn(first)).toEqual([one.accountId]);
+      expect(await idsIn(second)).toEqual([one.accountId]);
+      const joined = await accept(two.code, lee, { name: 'Lee' });
+      expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+      expect(joined.body.accountId).toBe(one.accountId);
+      const again = await accept(one.code, lee, { name: 'Lee' });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body.accountId).toBe(one.accountId);
+    });
+
     it('an invitation is mailed with a link to the join page, listed as sent, and her row says invited on every device', async () => {
       const { device: dana } = await linkConfirmed(base, smtp, linkInput());
       const lee = `lee-${uuidv4()}@example.com`;

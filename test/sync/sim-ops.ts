@@ -53,6 +53,16 @@ export type Op = { dt: number } & (
   | { k: 'readAll'; d: number }
   /** The owner's e-mail choice for a kind, made on any device. */
   | { k: 'emailPref'; d: number; email: boolean }
+  /** The team: an invitation, a role change or a removal, made on a device through the hosted instance. */
+  | { k: 'invite'; d: number; m: number; role: (typeof MEMBER_ROLES)[number] }
+  | { k: 'changeRole'; d: number; m: number; role: (typeof MEMBER_ROLES)[number] }
+  | { k: 'removeMember'; d: number; m: number }
+  /** The invited person accepts on an install of her own (not simulated): she becomes active. `d` is unused. */
+  | { k: 'accept'; d: number; m: number }
+  /** A webhook subscription to ticket.created, delivered by the hosted instance or by the device that makes it. */
+  | { k: 'subscribe'; d: number; hosted: boolean }
+  /** The device's outbox consumers and webhook delivery loop run once (background loops are off in the simulation). */
+  | { k: 'deliver'; d: number }
   | { k: 'sync'; d: number }
   /** A cycle on the device while it also takes a write (pull applies around a local write). */
   | { k: 'syncWhileWriting'; d: number; write: Op }
@@ -66,6 +76,10 @@ export type Op = { dt: number } & (
   | { k: 'release'; d: number }
   | { k: 'skew'; d: number; seconds: number }
 );
+
+/** The people the simulation invites (per run) and the roles they are given. */
+export const MEMBERS = 3;
+export const MEMBER_ROLES = ['member', 'admin', 'viewer'] as const;
 
 /** Roles folders are shared with (the same grant from two devices is one row). */
 export const GRANT_ROLES = ['member', 'viewer', 'admin'] as const;
@@ -99,6 +113,21 @@ const people: fc.Arbitrary<Op>[] = [
   fc.record({ dt, k: fc.constant('readNotification' as const), d, n: idx }),
   fc.record({ dt, k: fc.constant('readAll' as const), d }),
   fc.record({ dt, k: fc.constant('emailPref' as const), d, email: fc.boolean() }),
+];
+
+const member = fc.nat({ max: MEMBERS - 1 });
+const memberRole = fc.constantFrom(...MEMBER_ROLES);
+const team: fc.Arbitrary<Op>[] = [
+  fc.record({ dt, k: fc.constant('invite' as const), d, m: member, role: memberRole }),
+  fc.record({ dt, k: fc.constant('invite' as const), d, m: member, role: memberRole }),
+  fc.record({ dt, k: fc.constant('changeRole' as const), d, m: member, role: memberRole }),
+  fc.record({ dt, k: fc.constant('removeMember' as const), d, m: member }),
+  fc.record({ dt, k: fc.constant('accept' as const), d, m: member }),
+  fc.record({ dt, k: fc.constant('accept' as const), d, m: member }),
+  fc.record({ dt, k: fc.constant('subscribe' as const), d, hosted: fc.boolean() }),
+  fc.record({ dt, k: fc.constant('subscribe' as const), d, hosted: fc.boolean() }),
+  fc.record({ dt, k: fc.constant('deliver' as const), d }),
+  fc.record({ dt, k: fc.constant('deliver' as const), d }),
 ];
 
 const role = fc.constantFrom(...GRANT_ROLES);
@@ -150,6 +179,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.oneof(...edit) },
   { weight: 2, arbitrary: fc.oneof(...keyed) },
   { weight: 2, arbitrary: fc.oneof(...people) },
+  { weight: 3, arbitrary: fc.oneof(...team) },
   { weight: 4, arbitrary: fc.oneof(...ledger) },
   { weight: 4, arbitrary: fc.oneof(...syncs) },
   { weight: 5, arbitrary: fc.oneof(...faults) },

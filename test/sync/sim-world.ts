@@ -4,16 +4,19 @@
 // from devices 2 and 3 with add-device codes, as a person would.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
-import { changes as hostedChanges, entities as hostedEntities, rows as hostedRows } from '../../server/hosted/schema.js';
+import { changes as hostedChanges, entities as hostedEntities, invitations as hostedInvitations, members as hostedMembers, rows as hostedRows, webhookJobs as hostedWebhookJobs } from '../../server/hosted/schema.js';
 import { stampsPerColumn } from '../../server/hosted/push.js';
 import { engineOf } from '../../server/sync/engine.js';
 import { HOSTED_DEVICE_ID } from '../../server/sync/protocol.js';
 import { verifyAuditChain } from '../../server/documents/audit.js';
+import { deliverDueWebhooks } from '../../server/webhooks/worker.js';
+import { isOlder } from '../../server/webhooks/enqueue.js';
 import type { SyncedTable } from '../../server/sync/policy.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
@@ -24,6 +27,8 @@ import { ACCOUNT_CODES, ACCOUNT_NAMES, CATEGORIES, EVENT_KEYS, NAMES, SUBJECTS, 
 const DELETED = '_deleted';
 /** Heal: at most this many rounds of one cycle per device before the world must be quiet. */
 const HEAL_ROUNDS = 6;
+/** Before the heal: at most this many rounds of cycles and webhook deliveries until nothing is left to deliver. */
+const SETTLE_ROUNDS = 6;
 
 /** A device's row of a synced table, as SQLite gives it. */
 type Row = Record<string, unknown>;
@@ -79,12 +84,36 @@ function recordCaptures(dev: Device) {
     END;`);
 }
 
+/** The webhook receiver every subscription of the simulation points at: what arrived, by path and webhook-id. */
+class Receiver {
+  readonly received: { path: string; webhookId: string }[] = [];
+  private server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      this.received.push({ path: req.url ?? '', webhookId: String(req.headers['webhook-id'] ?? '') });
+      res.writeHead(200).end();
+    });
+  });
+  url = '';
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+    return this;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
 export class World {
   /** Virtual time (ms) of the hosted instance; a device's clock is this plus its skew. */
   now = Date.UTC(2027, 0, 4, 9, 0, 0);
   hosted!: RunningHosted;
   devices: Device[] = [];
   pdfs: Buffer[] = [];
+  receiver!: Receiver;
   private hostedDir = '';
   tables: SyncedTable[] = [];
   /** Per synced table, its references to rows of other synced tables. */
@@ -99,7 +128,9 @@ export class World {
   static async create(): Promise<World> {
     const w = new World();
     w.hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sim-hosted-'));
-    w.hosted = await startHosted({ port: 0, dataDir: w.hostedDir, logLevel: 'silent', clock: { now: () => new Date(w.now) } });
+    // Subscriptions the hosted instance delivers point at a receiver on this machine.
+    w.hosted = await startHosted({ port: 0, dataDir: w.hostedDir, logLevel: 'silent', clock: { now: () => new Date(w.now) }, allowLocalWebhookTargets: true });
+    w.receiver = await new Receiver().start();
     const target = { host: '127.0.0.1', port: w.hosted.port };
     for (let i = 0; i < 3; i++) {
       const dev = { index: i, skewMs: 0, seen: 0, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), `bureau-sim-device${i + 1}-`)) } as Device;
@@ -146,6 +177,7 @@ export class World {
       fs.rmSync(d.dataDir, { recursive: true, force: true });
     }
     await this.hosted?.close();
+    await this.receiver?.close();
     if (this.hostedDir) fs.rmSync(this.hostedDir, { recursive: true, force: true });
   }
 
@@ -198,6 +230,8 @@ export class Run {
   /** Creation order of the rows the operations made (tickets, folders, documents), by id. */
   private ordinal = new Map<string, number>();
   private opIndex = -1;
+  /** The code of each person's latest invitation (shown once, to the inviting device). */
+  private readonly invitationCodes = new Map<number, string>();
 
   constructor(
     readonly world: World,
@@ -337,10 +371,13 @@ export class Run {
       this.world.count(`op ${op.k}${/^no |^4/.test(note) ? ' (nothing to do or refused)' : ''}`);
       for (const m of note.matchAll(/(offline|error) \(([^)]*)/g)) this.world.count(`cycles that failed: ${m[1] === 'offline' ? 'offline' : m[2].replace(/[0-9]+/g, 'N')}`);
       const captured = this.newChanges(dev);
-      if (op.k === 'sync' || op.k === 'fault' || op.k === 'partition' || op.k === 'release' || op.k === 'skew' || op.k === 'restart') {
-        check(captured.length === 0, () => `#${index} ${op.k} captured changes (applying must not echo): ${json(captured)}`);
-      } else if (op.k === 'syncWhileWriting') {
-        // Remote changes may land around the write: only the final oracle judges it.
+      if (op.k === 'sync' || op.k === 'fault' || op.k === 'partition' || op.k === 'release' || op.k === 'skew' || op.k === 'restart' || op.k === 'accept') {
+        const own = this.delivererWrites(captured);
+        check(own.length === captured.length, () => `#${index} ${op.k} captured changes (applying must not echo): ${json(captured)}`);
+        this.writes.push(...own);
+      } else if (op.k === 'syncWhileWriting' || op.k === 'invite' || op.k === 'changeRole' || op.k === 'removeMember') {
+        // Remote changes may land around the write (a change of people runs a cycle to bring its
+        // rows back from the hosted instance): only the final oracle judges it.
         this.writes.push(...captured);
       } else {
         this.checkCapture(dev, before, captured, index);
@@ -356,9 +393,19 @@ export class Run {
       for (const m of note.matchAll(/(offline|error) \(([^)]*)/g)) this.world.count(`cycles that failed: ${m[1] === 'offline' ? 'offline' : m[2].replace(/[0-9]+/g, 'N')}`);
       for (const i of op.ds.filter((x) => this.joined.has(x))) {
         const captured = this.newChanges(this.world.devices[i]);
-        check(captured.length === 0, () => `#${index} syncMany captured changes on device ${i + 1}: ${json(captured)}`);
+        const own = this.delivererWrites(captured);
+        check(own.length === captured.length, () => `#${index} syncMany captured changes on device ${i + 1}: ${json(captured)}`);
+        this.writes.push(...own);
       }
     }
+  }
+
+  /**
+   * Applying never echoes, but a device that delivers a subscription makes its deliveries of the
+   * events it pulls in the pull's transaction (its own writes, synced like any): those are kept.
+   */
+  private delivererWrites(captured: Write[]): Write[] {
+    return captured.filter((w) => w.table === 'webhook_deliveries' && w.op === 'upsert' && w.columns.status === 'pending');
   }
 
   /** The captured changes, replayed on the rows before the write, give exactly the rows after it. */
@@ -389,6 +436,13 @@ export class Run {
     const ok = (what: string, res: { status: number; body: any }) => {
       check(res.status < 500, () => `#${this.opIndex} ${what} on device ${dev.index + 1}: ${res.status} ${json(res.body)}`);
       if (res.status < 300 && res.body && typeof res.body === 'object' && 'id' in res.body) this.created(res.body.id);
+      return res.status < 300 ? `${res.status}` : `${res.status} ${String(res.body?.error ?? '')}`;
+    };
+    // A change of people goes to the hosted instance at once: through a faulty proxy it may not
+    // get there (502, said in words), never a 500 of the device's own.
+    const viaHosted = (what: string, res: { status: number; body: any }) => {
+      const unreachable = res.status === 502 && typeof res.body?.error === 'string';
+      check(res.status < 500 || unreachable, () => `#${this.opIndex} ${what} on device ${dev.index + 1}: ${res.status} ${json(res.body)}`);
       return res.status < 300 ? `${res.status}` : `${res.status} ${String(res.body?.error ?? '')}`;
     };
     switch (op.k) {
@@ -520,6 +574,34 @@ export class Run {
         }
         return ok('sign', signed);
       }
+      case 'invite': {
+        const res = await c.post(`/api/entities/${this.entityId}/members`, { email: this.memberEmail(op.m), name: `Member ${op.m}`, role: op.role });
+        if (res.status === 201) this.invitationCodes.set(op.m, res.body.invitation.code);
+        return viaHosted('invite', res);
+      }
+      case 'accept': {
+        const code = this.invitationCodes.get(op.m);
+        if (!code) return 'no invitation';
+        const res = await fetch(`${this.world.hosted.url}/sync/v1/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, email: this.memberEmail(op.m), password: 'member password 1', name: `Member ${op.m}`, deviceName: `Member ${op.m} laptop` }) });
+        const body = (await res.json()) as { error?: string };
+        check(res.status < 500, () => `#${this.opIndex} accept: ${res.status} ${json(body)}`);
+        if (res.status === 201) this.invitationCodes.delete(op.m);
+        return res.status === 201 ? '201' : `${res.status} ${body.error ?? ''}`;
+      }
+      case 'changeRole': {
+        const userId = this.memberId(dev, op.m);
+        if (!userId) return 'no member';
+        return viaHosted('change role', await c.patch(`/api/entities/${this.entityId}/members/${userId}`, { role: op.role }));
+      }
+      case 'removeMember': {
+        const userId = this.memberId(dev, op.m);
+        if (!userId) return 'no member';
+        return viaHosted('remove member', await c.delete(`/api/entities/${this.entityId}/members/${userId}`));
+      }
+      case 'subscribe':
+        return ok('subscribe', await c.post('/api/webhook-subscriptions', { url: `${this.world.receiver.url}/${this.entityId}/s${this.opIndex}`, events: ['ticket.created'], ...(op.hosted ? { deliveredBy: 'hosted' } : {}) }));
+      case 'deliver':
+        return `${await this.deliverOn(dev)} delivered`;
       case 'sync':
         return this.cycle(dev);
       case 'syncWhileWriting': {
@@ -546,6 +628,23 @@ export class Run {
       default:
         return fail(`unknown operation ${json(op)}`);
     }
+  }
+
+  /** The e-mail of the simulation's m-th person in this run. */
+  private memberEmail(m: number): string {
+    return `member${m}.${this.entityId.slice(0, 8)}@sim.example`;
+  }
+
+  /** The id of the m-th person as this device knows her (from the people rows it holds). */
+  private memberId(dev: Device, m: number): string | null {
+    const row = dev.server.ctx.sqlite.prepare('SELECT user_id FROM entity_people WHERE entity_id = ? AND email = ?').get(this.entityId, this.memberEmail(m)) as { user_id: string } | undefined;
+    return row?.user_id ?? null;
+  }
+
+  /** The device's outbox consumers (webhooks, notifications) and one pass of its webhook deliveries. */
+  private async deliverOn(dev: Device): Promise<number> {
+    dev.server.ctx.events.drain();
+    return deliverDueWebhooks(dev.server.ctx);
   }
 
   private async cycle(dev: Device): Promise<string> {
@@ -632,6 +731,7 @@ export class Run {
       d.skewMs = 0;
     }
     for (const d of this.world.devices) await d.proxy.releaseHeld();
+    await this.settle();
     for (let round = 1; round <= HEAL_ROUNDS; round++) {
       const notes: string[] = [];
       for (const d of this.world.devices) notes.push(await this.cycle(d));
@@ -641,6 +741,93 @@ export class Run {
       if (quiet) return;
     }
     fail(`not quiescent after ${HEAL_ROUNDS} heal rounds: hosted seq ${await this.lastSeq()}; ${this.world.devices.map((d) => `d${d.index + 1} cursor ${this.cursorOf(d)} queue ${json(this.queueOf(d))}`).join('; ')}`);
+  }
+
+  /**
+   * Cycles, the devices' outbox consumers and webhook deliveries, and the hosted deliverer, until
+   * every event has reached every deliverer and nothing is left to deliver. Virtual time moves on a
+   * minute a round (a hosted job waiting for its signing secret is looked at again after 30 s).
+   * What the devices write here (deliveries, notifications) is recorded for the oracle like any write.
+   */
+  private async settle(): Promise<void> {
+    for (let round = 1; ; round++) {
+      const notes: string[] = [];
+      for (const d of this.world.devices) {
+        notes.push(`${await this.cycle(d)}, ${await this.deliverOn(d)} delivered`);
+        this.writes.push(...this.newChanges(d));
+      }
+      const hosted = await this.world.hosted.ctx.webhooks!.deliverDue();
+      this.trace.push(`settle ${round} → ${notes.map((n, i) => `d${i + 1}: ${n}`).join('; ')}; hosted delivered ${hosted}`);
+      const left = await this.undelivered();
+      if (left.length === 0) return;
+      if (round === SETTLE_ROUNDS) fail(`still to deliver after ${SETTLE_ROUNDS} settle rounds: ${left.join('; ')}`);
+      this.world.now += 60_000;
+    }
+  }
+
+  /** What is still on its way to a webhook receiver: unpushed changes, unread log, pending deliveries and jobs. */
+  private async undelivered(): Promise<string[]> {
+    const left: string[] = [];
+    const last = await this.lastSeq();
+    for (const d of this.world.devices) {
+      const sqlite = d.server.ctx.sqlite;
+      const waiting = this.queueOf(d).filter((c) => c.result === null).length;
+      if (waiting) left.push(`d${d.index + 1}: ${waiting} changes to push`);
+      if (this.cursorOf(d) !== last) left.push(`d${d.index + 1}: cursor ${this.cursorOf(d)} of ${last}`);
+      const pending = sqlite
+        .prepare(
+          `SELECT count(*) AS n FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+           WHERE d.entity_id = ? AND d.status = 'pending' AND s.delivered_by = (SELECT device_id FROM sync_links WHERE entity_id = ?)`,
+        )
+        .get(this.entityId, this.entityId) as { n: number };
+      if (pending.n) left.push(`d${d.index + 1}: ${pending.n} pending deliveries`);
+    }
+    const jobs = await this.world.hosted.ctx.store.db.select().from(hostedWebhookJobs).where(and(eq(hostedWebhookJobs.entityId, this.entityId), eq(hostedWebhookJobs.status, 'pending')));
+    if (jobs.length) left.push(`hosted: ${jobs.length} pending jobs`);
+    return left;
+  }
+
+  /**
+   * Webhooks: every delivery succeeded; each (subscription, event) arrived at most once, and exactly
+   * once each ticket.created that happened after the subscription was made (as Svix: an endpoint
+   * gets what happens after it exists — by the event's and the subscription's own times and ids).
+   */
+  private checkWebhooks(dump: Dump): void {
+    for (const d of dump.webhook_deliveries ?? []) check(d.status === 'succeeded', () => `delivery ${d.id} of event ${d.event_id} is ${d.status}`);
+    const arrived = new Map<string, number>();
+    for (const r of this.world.receiver.received.filter((x) => x.path.startsWith(`/${this.entityId}/`))) arrived.set(`${r.path} ${r.webhookId}`, (arrived.get(`${r.path} ${r.webhookId}`) ?? 0) + 1);
+    for (const [key, n] of arrived) check(n === 1, () => `webhook ${key} arrived ${n} times`);
+    const created = (dump.entity_events ?? []).filter((e) => e.type === 'ticket.created');
+    for (const sub of dump.webhook_subscriptions ?? []) {
+      const path = new URL(String(sub.url)).pathname;
+      const due = created.filter((e) => !isOlder({ id: String(e.id), createdAt: String(e.created_at) }, { id: String(sub.id), createdAt: String(sub.created_at) }));
+      for (const e of due) check(arrived.get(`${path} ${e.id}`) === 1, () => `ticket.created ${e.id} (at ${e.created_at}) did not reach subscription ${sub.id} (made at ${sub.created_at}, delivered by ${sub.delivered_by})`);
+      this.world.count(`webhooks delivered by ${sub.delivered_by === 'hosted' ? 'the hosted instance' : 'a device'}`, due.length);
+    }
+  }
+
+  /** People: on every device the local memberships follow the people rows; on the hosted instance the rows follow its members. */
+  private async checkPeople(dumps: Dump[]): Promise<void> {
+    for (const [i, d] of this.world.devices.entries()) {
+      const held = new Map((d.server.ctx.sqlite.prepare('SELECT user_id, role FROM memberships WHERE entity_id = ?').all(this.entityId) as { user_id: string; role: string }[]).map((m) => [m.user_id, m.role]));
+      for (const p of dumps[i].entity_people ?? []) {
+        const want = p.state === 'removed' ? undefined : p.role;
+        check(held.get(String(p.user_id)) === want, () => `device ${i + 1}: ${p.email} is ${p.state} ${p.role} in the people rows, membership ${held.get(String(p.user_id)) ?? 'none'}`);
+      }
+      this.world.count('people rows at the end', i === 0 ? (dumps[i].entity_people ?? []).length : 0);
+    }
+    // On the hosted instance a member is in `members`; an invited person only has an open invitation.
+    const members = new Map((await this.world.hosted.ctx.store.db.select().from(hostedMembers).where(eq(hostedMembers.entityId, this.entityId))).map((m) => [m.accountId, m.role]));
+    const open = new Map<string, Set<string>>();
+    for (const inv of await this.world.hosted.ctx.store.db.select().from(hostedInvitations).where(eq(hostedInvitations.entityId, this.entityId))) {
+      if (inv.acceptedAt || inv.revokedAt || !inv.accountId) continue;
+      open.set(inv.accountId, (open.get(inv.accountId) ?? new Set()).add(inv.role));
+    }
+    for (const p of dumps[0].entity_people ?? []) {
+      const id = String(p.user_id);
+      const holds = p.state === 'active' ? members.get(id) === p.role : p.state === 'invited' ? !members.has(id) && Boolean(open.get(id)?.has(String(p.role))) : !members.has(id) && !open.has(id);
+      check(holds, () => `hosted: ${p.email} is ${p.state} ${p.role} in the people rows; member ${members.get(id) ?? 'no'}, open invitations ${json([...(open.get(id) ?? [])])}`);
+    }
   }
 
   async verify(): Promise<void> {
@@ -693,6 +880,8 @@ export class Run {
     // (Device-only columns — a signer's sealed token, this device's link base — differ by design.)
     const synced = (dump: Dump) => Object.fromEntries(this.world.tables.map((t) => [t.name, normaliseRows(dump[t.name], t)]));
     for (let i = 1; i < dumps.length; i++) check(isDeepStrictEqual(synced(dumps[i]), synced(dumps[0])), () => `device ${i + 1}'s dump differs from device 1's`);
+    await this.checkPeople(dumps);
+    this.checkWebhooks(dumps[0]);
 
     // Facts exactly once: one write and one log entry per message, present once everywhere.
     const facts = accepted.filter((w) => w.op === 'fact');

@@ -138,6 +138,44 @@ describe('sync simulation', () => {
     });
   }, 120_000);
 
+  it('the team: people invited, accepted, re-roled and removed from different devices, and webhooks from every device delivered once by the hosted instance and by a device', async () => {
+    const run = await world.newRun();
+    await traced(run, async () => {
+      const ops: Op[] = [
+        { dt: 0, k: 'invite', d: 0, m: 0, role: 'admin' },
+        { dt: 0, k: 'invite', d: 1, m: 1, role: 'member' },
+        { dt: 10, k: 'accept', d: 0, m: 0 },
+        { dt: 0, k: 'subscribe', d: 0, hosted: true },
+        { dt: 0, k: 'subscribe', d: 1, hosted: false },
+        { dt: 10, k: 'sync', d: 2 },
+        { dt: 0, k: 'changeRole', d: 2, m: 0, role: 'viewer' },
+        { dt: 0, k: 'partition', d: 2, on: true },
+        { dt: 10, k: 'ticket', d: 2, subject: 0, priority: 'low' },
+        { dt: 10, k: 'ticket', d: 0, subject: 1, priority: 'high' },
+        { dt: 0, k: 'fault', d: 1, fault: 'dropResponse', target: 'push' },
+        { dt: 10, k: 'ticket', d: 1, subject: 2, priority: 'normal' },
+        { dt: 0, k: 'sync', d: 1 },
+        { dt: 0, k: 'deliver', d: 1 },
+        { dt: 0, k: 'accept', d: 0, m: 1 },
+        { dt: 0, k: 'sync', d: 0 },
+        { dt: 0, k: 'removeMember', d: 0, m: 1 },
+        { dt: 0, k: 'partition', d: 2, on: false },
+        { dt: 0, k: 'syncMany', ds: [0, 1, 2], delays: [0, 3, 7] },
+        { dt: 0, k: 'deliver', d: 1 },
+      ];
+      for (const [i, op] of ops.entries()) await run.apply(op, i);
+    });
+    const people = world.devices[2].server.ctx.sqlite.prepare("SELECT email, role, state FROM entity_people WHERE entity_id = ? AND email LIKE 'member%' ORDER BY email").all(run.entityId);
+    expect(people).toEqual([
+      { email: expect.stringMatching(/^member0\./), role: 'viewer', state: 'active' },
+      { email: expect.stringMatching(/^member1\./), role: 'member', state: 'removed' },
+    ]);
+    // Both subscriptions got the three tickets, each once (the checks in verify), one by the hosted instance, one by device 2.
+    const arrived = world.receiver.received.filter((r) => r.path.startsWith(`/${run.entityId}/`));
+    expect(new Set(arrived.map((r) => r.path)).size).toBe(2);
+    expect(arrived).toHaveLength(6);
+  }, 120_000);
+
   it('clock skew: a device 9 minutes behind stamps in hosted time, warns, and its later write wins', async () => {
     const run = await world.newRun();
     await traced(run, async () => {
