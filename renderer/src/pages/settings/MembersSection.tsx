@@ -1,18 +1,16 @@
 import { useState } from 'react';
-import { client, unwrap, type ApiData, type Schema } from '../../api';
+import { client, unwrap, type Schema } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, CopyField, ErrorBanner, Notice, Spinner } from '../../ui/components';
 import { formatDateTime, useAction } from '../../ui/hooks';
 import { useSyncStatus } from '../sync/useSyncStatus';
 import { InviteModal, ROLE_OPTIONS, type Role } from './InviteModal';
 import { InvitationModal, type HostedInvitation } from './InvitationModal';
+import { InvitationsCard } from './InvitationsCard';
 import { PeopleTable, type PersonRow } from './PeopleTable';
-import { reloadPeople, useInvitations, useMembers } from './members-data';
+import { reloadPeople, useMembers } from './members-data';
 
 type Member = Schema<'Member'>;
-type Invitation = ApiData<'/api/sync/invitations'>[number];
-
-const STATE_TONE = { sent: 'blue', accepted: 'green', expired: 'amber', revoked: 'neutral' } as const;
 
 export function MembersSection() {
   const session = useSession();
@@ -113,52 +111,6 @@ function MembersCard({ entityId, linked, manage, onAdd }: { entityId: string; li
     >
       <ErrorBanner error={members.error?.message ?? changeRole.error ?? remove.error} />
       {members.isPending ? <Spinner /> : <PeopleTable label="Members" columns={['Name', 'Role', 'Joined']} rows={rows} />}
-    </Card>
-  );
-}
-
-/** Invitations the hosted instance holds for this business: resend (a new code) or revoke. */
-function InvitationsCard({ entityId, onShow }: { entityId: string; onShow: (invitation: HostedInvitation) => void }) {
-  const invitations = useInvitations(entityId, true);
-  const resend = useAction(async (invitationId: string) => {
-    onShow(await unwrap(client.POST('/api/sync/invitations/{invitationId}/resend', { params: { path: { invitationId } }, body: { entityId } })));
-    await reloadPeople();
-  });
-  const revoke = useAction(async (invitationId: string) => {
-    await unwrap(client.DELETE('/api/sync/invitations/{invitationId}', { params: { path: { invitationId } } }));
-    await reloadPeople();
-  });
-  if (!invitations.data?.length) return null;
-  const rows = invitations.data.map(
-    (i: Invitation): PersonRow => ({
-      key: i.id,
-      name: i.name ?? i.email,
-      email: i.email,
-      cells: [
-        { content: i.role },
-        {
-          content: (
-            <>
-              <Badge tone={STATE_TONE[i.state]}>{i.state}</Badge>
-              <div className="muted">{i.state === 'accepted' && i.acceptedAt ? formatDateTime(i.acceptedAt) : i.state === 'sent' ? `until ${formatDateTime(i.expiresAt)}` : ''}</div>
-            </>
-          ),
-        },
-      ],
-      actions: (i.state === 'sent' || i.state === 'expired') && (
-        <>
-          <Button onClick={() => void resend.run(i.id)}>Resend</Button>{' '}
-          <Button variant="danger" onClick={() => void revoke.run(i.id)}>
-            Revoke
-          </Button>
-        </>
-      ),
-    }),
-  );
-  return (
-    <Card title="Invitations">
-      <ErrorBanner error={invitations.error?.message ?? resend.error ?? revoke.error} />
-      <PeopleTable label="Invitations" columns={['Person', 'Role', 'State']} rows={rows} />
     </Card>
   );
 }

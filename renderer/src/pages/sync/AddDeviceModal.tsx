@@ -6,8 +6,8 @@ import { syncApi } from './sync-api';
 
 /** A single-use, 10-minute add-device code, as text and as a QR code, and how to use it. */
 export function AddDeviceModal({ entityId, hostedUrl, onClose }: { entityId: string; hostedUrl: string; onClose: () => void }) {
-  // A new code each time the dialog opens (gcTime 0: none is kept once it closes); New code asks again.
-  const code = useEntityQuery(['sync', 'device-code'], () => syncApi.addDeviceCode(entityId), { gcTime: 0 });
+  // A new code each time the dialog opens (none is kept once it closes) and when New code asks, never by itself.
+  const code = useEntityQuery(['sync', 'device-code'], () => syncApi.addDeviceCode(entityId), { gcTime: 0, staleTime: Infinity });
   const [qr, setQr] = useState<string | null>(null);
   const now = useNow(1000);
   const value = code.data?.code;
