@@ -1,6 +1,6 @@
 import { useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from './api';
+import { client, unwrap } from './api';
 import { useSession } from './session';
 import { Button, Modal, TextInput, ErrorBanner } from './ui/components';
 import { useAction } from './ui/hooks';
@@ -18,7 +18,7 @@ export function TopBar({ menu }: { menu: MenuButtonProps }) {
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
   const logout = async () => {
-    await api.post('/api/auth/logout');
+    await unwrap(client.POST('/api/auth/logout'));
     await session.refresh();
     navigate('/');
   };
@@ -63,7 +63,7 @@ function NewEntityModal({ onClose }: { onClose: () => void }) {
   const session = useSession();
   const [name, setName] = useState('');
   const create = useAction(async () => {
-    const e = await api.post<{ id: string }>('/api/entities', { name });
+    const e = await unwrap(client.POST('/api/entities', { body: { name } }));
     await session.refresh();
     session.selectEntity(e.id);
     onClose();

@@ -2,7 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { getCurrentEntity } from '../api';
 
-/** Loads data on mount and whenever `deps` or the current entity change; `reload()` refetches. */
+/**
+ * Loads data on mount and whenever `deps` or the current entity change; `reload()` refetches.
+ * @deprecated Load with `useEntityQuery` (renderer/src/api): cached, entity-keyed, invalidated after a change.
+ */
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);

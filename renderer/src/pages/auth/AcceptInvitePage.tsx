@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { Button, ErrorBanner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
@@ -13,7 +13,7 @@ export function AcceptInvitePage() {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const accept = useAction(async () => {
-    await api.post('/api/auth/accept-invite', { token: params.get('token') ?? '', password, ...(name ? { name } : {}) });
+    await unwrap(client.POST('/api/auth/accept-invite', { body: { token: params.get('token') ?? '', password, ...(name ? { name } : {}) } }));
     await session.refresh();
     navigate('/');
   });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { Button, ErrorBanner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
@@ -11,7 +11,7 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const login = useAction(async () => {
-    await api.post('/api/auth/login', { email, password });
+    await unwrap(client.POST('/api/auth/login', { body: { email, password } }));
     await session.refresh();
   });
   return (

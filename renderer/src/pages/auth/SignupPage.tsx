@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, ApiError } from '../../api';
+import { client, unwrap } from '../../api';
+import { fieldErrorsOf } from '../sync/sync-api';
 import { useSession } from '../../session';
 import { Button, ErrorBanner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
@@ -16,11 +17,9 @@ export function SignupPage() {
   const signup = useAction(async () => {
     setFieldErrors({});
     try {
-      await api.post('/api/auth/signup', form);
+      await unwrap(client.POST('/api/auth/signup', { body: form }));
     } catch (err) {
-      if (err instanceof ApiError && Array.isArray(err.details)) {
-        setFieldErrors(Object.fromEntries((err.details as { path: string; message: string }[]).map((d) => [d.path, d.message])));
-      }
+      setFieldErrors(fieldErrorsOf(err));
       throw err;
     }
     await session.refresh();

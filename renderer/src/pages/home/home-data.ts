@@ -1,26 +1,15 @@
-import type { z } from 'zod';
-import { api } from '../../api';
-import type { signatureRequestDetail, signatureRequestListItem } from '../../../../server/documents/request-schemas';
-import type { documentSchema } from '../../../../server/documents/schemas';
-import type { categorySchema, ticketSchema } from '../../../../server/helpdesk/schemas';
-import type { apiKeySchema, memberSchema } from '../../../../server/auth/schemas';
-import type { subscriptionSchema } from '../../../../server/webhooks/schemas';
-import type { EventPage } from '../ledger/types';
-import { getPage } from '../helpdesk/paged';
+import { client, unwrap, unwrapPage, type ApiData, type Schema } from '../../api';
 
-type RequestItem = z.output<typeof signatureRequestListItem>;
-type RequestDetail = z.output<typeof signatureRequestDetail>;
-type Ticket = z.output<typeof ticketSchema>;
-
+type Ticket = Schema<'Ticket'>;
 const SHOWN = 5;
 
 /**
  * Sent requests where this member is a signer (approver, viewer) whose turn has come and who has
  * not acted yet. The list does not carry signers, so each sent request's detail is read.
  */
-export async function loadWaitingForSignature(email: string): Promise<{ total: number; items: RequestItem[] }> {
-  const sent = await api.get<RequestItem[]>('/api/documents/signature-requests', { status: 'sent' });
-  const details = await Promise.all(sent.map((r) => api.get<RequestDetail>(`/api/documents/signature-requests/${r.id}`)));
+export async function loadWaitingForSignature(email: string): Promise<{ total: number; items: ApiData<'/api/documents/signature-requests/{requestId}'>[] }> {
+  const sent = await unwrap(client.GET('/api/documents/signature-requests', { params: { query: { status: 'sent' } } }));
+  const details = await Promise.all(sent.map((r) => unwrap(client.GET('/api/documents/signature-requests/{requestId}', { params: { path: { requestId: r.id } } }))));
   const me = email.toLowerCase();
   const mine = details.filter((d) => d.signers.some((s) => s.email.toLowerCase() === me && s.role !== 'cc' && s.status === 'pending' && s.sentAt !== null));
   return { total: mine.length, items: mine.slice(0, SHOWN) };
@@ -30,7 +19,7 @@ export async function loadWaitingForSignature(email: string): Promise<{ total: n
 export const OPEN_TICKET_STATUSES = ['new', 'open', 'pending'] as const;
 
 export async function loadTicketsAssignedTo(userId: string): Promise<{ total: number; items: Ticket[] }> {
-  const pages = await Promise.all(OPEN_TICKET_STATUSES.map((status) => getPage<Ticket>('/api/helpdesk/tickets', { assignedTo: userId, status, limit: SHOWN })));
+  const pages = await Promise.all(OPEN_TICKET_STATUSES.map((status) => unwrapPage(client.GET('/api/helpdesk/tickets', { params: { query: { assignedTo: userId, status, limit: SHOWN } } }))));
   const total = pages.reduce((n, p) => n + (p.total ?? p.items.length), 0);
   const items = pages
     .flatMap((p) => p.items)
@@ -39,8 +28,12 @@ export async function loadTicketsAssignedTo(userId: string): Promise<{ total: nu
   return { total, items };
 }
 
-export function loadPendingApprovals(): Promise<EventPage> {
-  return api.get<EventPage>('/api/ledger/events', { postingStatus: 'pending_approval', page: 1, pageSize: SHOWN });
+type EventPage = Extract<ApiData<'/api/ledger/events'>, { events: unknown }>;
+
+export async function loadPendingApprovals(): Promise<EventPage> {
+  const page = await unwrap(client.GET('/api/ledger/events', { params: { query: { postingStatus: 'pending_approval', page: 1, pageSize: SHOWN } } }));
+  // Without `counts` the answer is a page of events (with it, counts per status).
+  return 'events' in page ? page : { events: [], page: 1, pageSize: SHOWN, total: page.total };
 }
 
 export interface FirstStep {
@@ -66,35 +59,32 @@ export async function loadFirstSteps(who: Who): Promise<FirstStep[]> {
 
   if (who.can('DOCUMENTS.EDIT'))
     step({ key: 'document', label: 'Upload your first document', description: 'Keep contracts and other PDFs in folders you can share with your team.', to: '/documents' }, async () => {
-      const docs = await api.get<z.output<typeof documentSchema>[]>('/api/documents');
+      const docs = await unwrap(client.GET('/api/documents'));
       return docs.length > 0;
     });
   if (who.can('DOCUMENTS.SIGN'))
     step({ key: 'signature', label: 'Send a document for signature', description: 'Collect sealed e-signatures from customers and partners.', to: '/documents/requests' }, async () => {
-      const requests = await api.get<RequestItem[]>('/api/documents/signature-requests');
+      const requests = await unwrap(client.GET('/api/documents/signature-requests'));
       return requests.some((r) => r.status !== 'draft');
     });
   if (who.can('HELPDESK.EDIT'))
     step({ key: 'support', label: 'Set up customer support', description: 'Add a ticket category, or log your first customer request as a ticket.', to: '/helpdesk' }, async () => {
-      const [categories, tickets] = await Promise.all([api.get<z.output<typeof categorySchema>[]>('/api/helpdesk/categories'), api.get<Ticket[]>('/api/helpdesk/tickets', { limit: 1 })]);
+      const [categories, tickets] = await Promise.all([unwrap(client.GET('/api/helpdesk/categories')), unwrap(client.GET('/api/helpdesk/tickets', { params: { query: { limit: 1 } } }))]);
       return categories.length > 0 || tickets.length > 0;
     });
   if (who.can('MEMBERS.MANAGE') && who.entity)
     step({ key: 'member', label: 'Invite a team member', description: 'Give colleagues their own sign-in, with a role that fits what they do.', to: '/settings/members' }, async () => {
-      const members = await api.get<z.output<typeof memberSchema>[]>(`/api/entities/${who.entity!.id}/members`);
+      const members = await unwrap(client.GET('/api/entities/{entityId}/members', { params: { path: { entityId: who.entity!.id } } }));
       return members.length > 1;
     });
   if (who.can('LEDGER.POST'))
     step({ key: 'ledger', label: 'Record your first ledger event', description: 'An invoice, a bill or an expense: Bureau posts it to double-entry books.', to: '/ledger/events' }, async () => {
-      const page = await api.get<EventPage>('/api/ledger/events', { page: 1, pageSize: 1 });
+      const page = await unwrap(client.GET('/api/ledger/events', { params: { query: { page: 1, pageSize: 1 } } }));
       return page.total > 0;
     });
   if (who.can('SETTINGS.MANAGE'))
     step({ key: 'integration', label: 'Connect another system', description: 'Create an API key, or a webhook endpoint that receives events as they happen.', to: '/settings/api-keys' }, async () => {
-      const [keys, hooks] = await Promise.all([
-        api.get<z.output<typeof apiKeySchema>[]>('/api/settings/api-keys'),
-        who.can('WEBHOOKS.VIEW') ? api.get<z.output<typeof subscriptionSchema>[]>('/api/webhook-subscriptions') : Promise.resolve([]),
-      ]);
+      const [keys, hooks] = await Promise.all([unwrap(client.GET('/api/settings/api-keys')), who.can('WEBHOOKS.VIEW') ? unwrap(client.GET('/api/webhook-subscriptions')) : Promise.resolve([])]);
       return keys.length > 0 || hooks.length > 0;
     });
   return Promise.all(steps);

@@ -1,23 +1,19 @@
-import type { z } from 'zod';
-import type { emailPreferenceSchema } from '../../../../server/notifications/schemas';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap, useEntityQuery } from '../../api';
 import { Card, ErrorBanner, Spinner } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
-
-type EmailPreference = z.output<typeof emailPreferenceSchema>;
+import { useAction } from '../../ui/hooks';
 
 /** Per kind of notification: also by e-mail, or not. The choice is the signed-in person's, on all her devices. */
 export function EmailPreferences() {
-  const prefs = useAsync(() => api.get<EmailPreference[]>('/api/notifications/email-preferences'));
+  const prefs = useEntityQuery(['notifications', 'email-preferences'], () => unwrap(client.GET('/api/notifications/email-preferences')));
   const save = useAction(async (kind: string, email: boolean) => {
-    await api.put<EmailPreference[]>('/api/notifications/email-preferences', { preferences: { [kind]: email } });
-    await prefs.reload();
+    await unwrap(client.PUT('/api/notifications/email-preferences', { body: { preferences: { [kind]: email } } }));
+    await invalidateEntity('notifications', 'email-preferences');
   });
   return (
     <Card title="E-mail me too">
       <p className="muted nt-prefs-intro">Choose which notifications also come to your e-mail address. Your choice applies on all your devices; each e-mail is sent once.</p>
-      <ErrorBanner error={prefs.error ?? save.error} onRetry={() => void prefs.reload()} />
-      {prefs.loading && !prefs.data ? (
+      <ErrorBanner error={prefs.error?.message ?? save.error} onRetry={() => void prefs.refetch()} />
+      {prefs.isPending ? (
         <Spinner />
       ) : (
         <ul className="nt-prefs">

@@ -1,57 +1,28 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../../api';
 import { notifyWhenAway } from '../../desktop';
 import { useSession } from '../../session';
 import { Button } from '../../ui/components';
 import { NotificationItem } from './NotificationItem';
 import { openNotification } from './open';
 import { useNotificationStream } from './useNotificationStream';
-import type { Notification } from './types';
+import { markAllRead, useLatestNotifications, useUnreadCount, type Notification } from './data';
 import './notifications.css';
 
 /** The top-bar bell: unread count kept live over SSE, and a panel with the latest notifications. */
 export function NotificationBell() {
   const session = useSession();
   const navigate = useNavigate();
-  const [unread, setUnread] = useState(0);
   const [open, setOpen] = useState(false);
-  const [items, setItems] = useState<Notification[] | null>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const entityId = session.entity?.id;
   const canView = session.can('NOTIFICATIONS.VIEW');
-
-  useNotificationStream(canView ? entityId : null, {
-    onReady: setUnread,
-    onNotification: (n) => {
-      notifyWhenAway(n.title, n.body);
-      setUnread((u) => u + 1);
-      setItems((list) => (list ? [n, ...list].slice(0, 10) : list));
-    },
-  });
-
-  useEffect(() => {
-    if (!open) return;
-    void api.get<Notification[]>('/api/notifications', { limit: 10 }).then(setItems, () => setItems([]));
-    const onDown = (e: MouseEvent) => panel.current && !panel.current.contains(e.target as Node) && setOpen(false);
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('mousedown', onDown);
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('mousedown', onDown);
-      window.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  const unread = useUnreadCount();
+  useNotificationStream(canView ? session.entity?.id : null, (n) => notifyWhenAway(n.title, n.body));
+  useClosingPanel(panel, open, () => setOpen(false));
 
   if (!canView) return null;
-  const markAll = async () => {
-    await api.post('/api/notifications/read-all');
-    setUnread(0);
-    setItems((list) => list?.map((n) => ({ ...n, readAt: n.readAt ?? new Date().toISOString() })) ?? list);
-  };
   const choose = async (n: Notification) => {
     const to = await openNotification(n);
-    if (!n.readAt) setUnread((u) => Math.max(0, u - 1));
     setOpen(false);
     if (to) navigate(to);
   };
@@ -69,32 +40,59 @@ export function NotificationBell() {
           </span>
         )}
       </button>
-      {open && (
-        <div className="nt-panel" role="dialog" aria-label="Notifications">
-          <header>
-            <strong>Notifications</strong>
-            <Button variant="ghost" disabled={unread === 0} onClick={() => void markAll()}>
-              Mark all read
-            </Button>
-          </header>
-          {items === null ? (
-            <p className="muted nt-empty">Loading…</p>
-          ) : items.length === 0 ? (
-            <p className="muted nt-empty">You are all caught up.</p>
-          ) : (
-            <ul className="nt-list">
-              {items.map((n) => (
-                <NotificationItem key={n.id} n={n} onOpen={(x) => void choose(x)} />
-              ))}
-            </ul>
-          )}
-          <footer>
-            <a href="/notifications" onClick={(e) => (e.preventDefault(), setOpen(false), navigate('/notifications'))}>
-              View all
-            </a>
-          </footer>
-        </div>
-      )}
+      {open && <BellPanel unread={unread} onChoose={(n) => void choose(n)} onAll={() => (setOpen(false), navigate('/notifications'))} />}
     </div>
   );
+}
+
+/** The panel under the bell: the latest notifications, Mark all read and View all. */
+function BellPanel({ unread, onChoose, onAll }: { unread: number; onChoose: (n: Notification) => void; onAll: () => void }) {
+  const latest = useLatestNotifications(true);
+  // As before, a list that cannot be loaded shows as empty.
+  const items = latest.data ?? (latest.isError ? [] : null);
+  return (
+    <div className="nt-panel" role="dialog" aria-label="Notifications">
+      <header>
+        <strong>Notifications</strong>
+        <Button variant="ghost" disabled={unread === 0} onClick={() => void markAllRead()}>
+          Mark all read
+        </Button>
+      </header>
+      {items === null ? (
+        <p className="muted nt-empty">Loading…</p>
+      ) : items.length === 0 ? (
+        <p className="muted nt-empty">You are all caught up.</p>
+      ) : (
+        <ul className="nt-list">
+          {items.map((n) => (
+            <NotificationItem key={n.id} n={n} onOpen={onChoose} />
+          ))}
+        </ul>
+      )}
+      <footer>
+        <a href="/notifications" onClick={(e) => (e.preventDefault(), onAll())}>
+          View all
+        </a>
+      </footer>
+    </div>
+  );
+}
+
+/** A click outside the panel or Escape closes it. */
+function useClosingPanel(panel: React.RefObject<HTMLDivElement | null>, open: boolean, close: () => void) {
+  const closeRef = useRef(close);
+  useEffect(() => {
+    closeRef.current = close;
+  });
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => panel.current && !panel.current.contains(e.target as Node) && closeRef.current();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeRef.current();
+    window.addEventListener('mousedown', onDown);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('mousedown', onDown);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [open, panel]);
 }

@@ -1,5 +1,5 @@
 import { formatRelative } from '../../ui/hooks';
-import type { Notification } from './types';
+import type { Notification } from './data';
 
 export function NotificationItem({ n, onOpen }: { n: Notification; onOpen: (n: Notification) => void }) {
   return (

@@ -1,12 +1,11 @@
 import { useNavigate } from 'react-router';
-import { api } from '../../api';
 import { Button, Card, EmptyState, ErrorBanner, PageHeader, Spinner, Tabs } from '../../ui/components';
-import { oneOf, useAction, useAsync, useSearchState } from '../../ui/hooks';
+import { oneOf, useAction, useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
 import { NotificationItem } from './NotificationItem';
 import { EmailPreferences } from './EmailPreferences';
 import { openNotification } from './open';
-import type { Notification } from './types';
+import { markAllRead, useNotificationList, type Notification } from './data';
 import './notifications.css';
 
 export function NotificationsPage() {
@@ -15,15 +14,11 @@ export function NotificationsPage() {
   const filter = oneOf(params.filter, ['all', 'unread'] as const, 'all');
   const setFilter = (f: 'all' | 'unread') => setParams({ filter: f });
   usePageTitle(filter === 'unread' ? 'Unread' : null);
-  const list = useAsync(() => api.get<Notification[]>('/api/notifications', { limit: 100, unreadOnly: filter === 'unread' }), [filter]);
-  const markAll = useAction(async () => {
-    await api.post('/api/notifications/read-all');
-    await list.reload();
-  });
+  const list = useNotificationList(filter === 'unread', 100);
+  const markAll = useAction(markAllRead);
   const choose = async (n: Notification) => {
     const to = await openNotification(n);
     if (to) navigate(to);
-    else await list.reload();
   };
   return (
     <div className="stack">
@@ -37,8 +32,8 @@ export function NotificationsPage() {
         }
       />
       <Tabs value={filter} onChange={setFilter} tabs={[{ value: 'all', label: 'All' }, { value: 'unread', label: 'Unread' }]} />
-      <ErrorBanner error={list.error ?? markAll.error} onRetry={() => void list.reload()} />
-      {list.loading && !list.data ? (
+      <ErrorBanner error={list.error?.message ?? markAll.error} onRetry={() => void list.refetch()} />
+      {list.isPending ? (
         <Spinner />
       ) : !list.data?.length ? (
         <Card>

@@ -1,10 +1,9 @@
-import { api } from '../../api';
 import { openExternal } from '../../desktop';
-import type { Notification } from './types';
+import { markRead, type Notification } from './data';
 
 /** Marks a notification read and returns where to go: an app path for the router, or null. */
 export async function openNotification(n: Notification): Promise<string | null> {
-  if (!n.readAt) await api.post(`/api/notifications/${n.id}/read`);
+  await markRead(n);
   if (!n.link) return null;
   if (n.link.startsWith('/')) return n.link;
   openExternal(n.link);

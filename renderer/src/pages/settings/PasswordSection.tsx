@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, Card, ErrorBanner, Notice, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 
@@ -9,7 +9,7 @@ export function PasswordSection() {
   const [done, setDone] = useState(false);
   const change = useAction(async () => {
     setDone(false);
-    await api.post('/api/auth/password', form);
+    await unwrap(client.POST('/api/auth/password', { body: form }));
     setForm({ currentPassword: '', newPassword: '' });
     setDone(true);
   });

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import QRCode from 'qrcode';
 import { Button, CopyField, ErrorBanner, Modal, Spinner } from '../../ui/components';
-import { useAsync } from '../../ui/hooks';
+import { useEntityQuery } from '../../api';
 import { syncApi } from './sync-api';
 
 /** A single-use, 10-minute add-device code, as text and as a QR code, and how to use it. */
 export function AddDeviceModal({ entityId, hostedUrl, onClose }: { entityId: string; hostedUrl: string; onClose: () => void }) {
-  const code = useAsync(() => syncApi.addDeviceCode(entityId), [entityId]);
+  // A new code each time the dialog opens (none is kept once it closes) and when New code asks, never by itself.
+  const code = useEntityQuery(['sync', 'device-code'], () => syncApi.addDeviceCode(entityId), { gcTime: 0, staleTime: Infinity });
   const [qr, setQr] = useState<string | null>(null);
   const now = useNow(1000);
   const value = code.data?.code;
@@ -26,7 +27,7 @@ export function AddDeviceModal({ entityId, hostedUrl, onClose }: { entityId: str
       footer={
         <>
           {code.data && left === 0 && (
-            <Button onClick={() => void code.reload()} busy={code.loading}>
+            <Button onClick={() => void code.refetch()} busy={code.isFetching}>
               New code
             </Button>
           )}
@@ -36,8 +37,8 @@ export function AddDeviceModal({ entityId, hostedUrl, onClose }: { entityId: str
         </>
       }
     >
-      <ErrorBanner error={code.error} onRetry={() => void code.reload()} />
-      {code.loading && !code.data ? (
+      <ErrorBanner error={code.error?.message} onRetry={() => void code.refetch()} />
+      {code.isPending ? (
         <Spinner label="Getting a code…" />
       ) : (
         code.data && (

@@ -1,13 +1,16 @@
 import { useState } from 'react';
-import { Badge, Button, Card, ErrorBanner, Modal, Spinner, TextInput } from '../../ui/components';
-import { formatDateTime, formatRelative, useAction, useAsync } from '../../ui/hooks';
+import { invalidateEntity } from '../../api';
+import { Badge, Button, Card, ErrorBanner, Spinner } from '../../ui/components';
+import { formatDateTime, formatRelative } from '../../ui/hooks';
 import { AddDeviceModal } from './AddDeviceModal';
-import { syncApi } from './sync-api';
+import { RenameModal, RevokeModal } from './DeviceModals';
+import { useDevices } from './useSyncStatus';
 import type { Device } from './types';
 
 /** The entity's devices on the hosted instance: this one marked, the others revocable. */
 export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedUrl: string }) {
-  const devices = useAsync(() => syncApi.devices(entityId), [entityId]);
+  const devices = useDevices(entityId);
+  const reload = () => void invalidateEntity('sync', 'devices');
   const [adding, setAdding] = useState(false);
   const [revoking, setRevoking] = useState<Device | null>(null);
   const [renaming, setRenaming] = useState<Device | null>(null);
@@ -20,8 +23,8 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
         </Button>
       }
     >
-      <ErrorBanner error={devices.error} onRetry={() => void devices.reload()} />
-      {devices.loading && !devices.data ? (
+      <ErrorBanner error={devices.error?.message} onRetry={() => void devices.refetch()} />
+      {devices.isPending ? (
         <Spinner />
       ) : (
         devices.data && (
@@ -66,7 +69,7 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
           hostedUrl={hostedUrl}
           onClose={() => {
             setAdding(false);
-            void devices.reload();
+            reload();
           }}
         />
       )}
@@ -77,7 +80,7 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
           onClose={() => setRenaming(null)}
           onRenamed={() => {
             setRenaming(null);
-            void devices.reload();
+            reload();
           }}
         />
       )}
@@ -87,68 +90,10 @@ export function DevicesCard({ entityId, hostedUrl }: { entityId: string; hostedU
           onClose={() => setRevoking(null)}
           onRevoked={() => {
             setRevoking(null);
-            void devices.reload();
+            reload();
           }}
         />
       )}
     </Card>
-  );
-}
-
-function RenameModal({ entityId, device, onClose, onRenamed }: { entityId: string; device: Device; onClose: () => void; onRenamed: () => void }) {
-  const [name, setName] = useState(device.name);
-  const rename = useAction(async () => {
-    await syncApi.rename(entityId, device.id, name.trim());
-    onRenamed();
-  });
-  return (
-    <Modal
-      title="Rename device"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="primary" type="submit" form="rename-device" busy={rename.pending}>
-            Rename
-          </Button>
-        </>
-      }
-    >
-      <form id="rename-device" className="form" onSubmit={(e) => (e.preventDefault(), void rename.run())}>
-        <ErrorBanner error={rename.error} />
-        <TextInput label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required autoFocus hint="Every device of this business lists it by this name." />
-      </form>
-    </Modal>
-  );
-}
-
-function RevokeModal({ device, onClose, onRevoked }: { device: Device; onClose: () => void; onRevoked: () => void }) {
-  const revoke = useAction(async () => {
-    await syncApi.revoke(device.id);
-    onRevoked();
-  });
-  return (
-    <Modal
-      title="Revoke device"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" onClick={() => void revoke.run()} busy={revoke.pending}>
-            Revoke device
-          </Button>
-        </>
-      }
-    >
-      <div className="stack" style={{ gap: 10 }}>
-        <ErrorBanner error={revoke.error} />
-        <p style={{ margin: 0 }}>
-          <strong>{device.name}</strong>, added {formatDateTime(device.createdAt)}, stops syncing at once: it can no longer send or receive changes.
-        </p>
-        <p className="muted" style={{ margin: 0 }}>
-          What is already on it stays there. To use it again, join it with a new code.
-        </p>
-      </div>
-    </Modal>
   );
 }

@@ -1,16 +1,16 @@
-import { api, ApiError } from '../../api';
-import type { AddDeviceCode, ConfirmationSent, Device, JoinBody, Joined, LinkBody, SyncStatus } from './types';
+import { ApiError, client, unwrap } from '../../api';
+import type { ConfirmationSent, JoinBody, LinkBody } from './types';
 
-/** The local /api/sync endpoints, typed. */
+/** The local /api/sync calls the sync pages make. */
 export const syncApi = {
-  status: (entityId: string) => api.get<SyncStatus>('/api/sync/status', { entityId }),
-  link: (body: LinkBody) => api.post<SyncStatus | ConfirmationSent>('/api/sync/link', body),
-  run: (entityId: string) => api.post<SyncStatus>('/api/sync/run', { entityId }),
-  addDeviceCode: (entityId: string) => api.post<AddDeviceCode>('/api/sync/devices/code', { entityId }),
-  devices: (entityId: string) => api.get<Device[]>('/api/sync/devices', { entityId }),
-  revoke: (deviceId: string) => api.delete<void>(`/api/sync/devices/${deviceId}`),
-  rename: (entityId: string, deviceId: string, name: string) => api.patch<Device>(`/api/sync/devices/${deviceId}`, { entityId, name }),
-  join: (body: JoinBody) => api.post<Joined | ConfirmationSent>('/api/sync/join', body),
+  status: (entityId: string) => unwrap(client.GET('/api/sync/status', { params: { query: { entityId } } })),
+  link: (body: LinkBody) => unwrap(client.POST('/api/sync/link', { body })),
+  run: (entityId: string) => unwrap(client.POST('/api/sync/run', { body: { entityId } })),
+  addDeviceCode: (entityId: string) => unwrap(client.POST('/api/sync/devices/code', { body: { entityId } })),
+  devices: (entityId: string) => unwrap(client.GET('/api/sync/devices', { params: { query: { entityId } } })),
+  revoke: (deviceId: string) => unwrap(client.DELETE('/api/sync/devices/{deviceId}', { params: { path: { deviceId } } })),
+  rename: (entityId: string, deviceId: string, name: string) => unwrap(client.PATCH('/api/sync/devices/{deviceId}', { params: { path: { deviceId } }, body: { entityId, name } })),
+  join: (body: JoinBody) => unwrap(client.POST('/api/sync/join', { body })),
 };
 
 /** The hosted instance wants the address confirmed first (202): ask for the mailed code and send again. */

@@ -1,21 +1,14 @@
-import type { z } from 'zod';
-import type { userSchema } from '../../../../server/auth/schemas';
-import type { confirmationSent, deviceCode, deviceSchema } from '../../../../server/sync/protocol';
-import type { joinFromHosted, linkEntityToHosted, syncStatus } from '../../../../server/sync/link';
+import type { ApiBody, ApiData, Schema } from '../../api';
 
-// Derived from the server: the wire schemas where it exports them (protocol), else what its
-// handlers return and take (the route's SyncStatus schema and request bodies are not exported).
-export type SyncStatus = ReturnType<typeof syncStatus>;
+// The server's own types (generated from its OpenAPI document).
+export type SyncStatus = Schema<'SyncStatus'>;
 export type LinkedStatus = Extract<SyncStatus, { linked: true }>;
 export type SyncState = LinkedStatus['state'];
 export type RejectedChange = LinkedStatus['rejected'][number];
-export type AddDeviceCode = z.output<typeof deviceCode>;
-export type Device = z.output<typeof deviceSchema> & { current: boolean };
-export type LinkBody = Parameters<typeof linkEntityToHosted>[2];
-export type JoinBody = Parameters<typeof joinFromHosted>[1];
-export interface Joined {
-  user: z.output<typeof userSchema>;
-  entity: Extract<Awaited<ReturnType<typeof joinFromHosted>>, { entity: unknown }>['entity'];
-}
+export type AddDeviceCode = ApiData<'/api/sync/devices/code', 'post'>;
+export type Device = ApiData<'/api/sync/devices'>[number];
+export type LinkBody = ApiBody<'/api/sync/link'>;
+export type JoinBody = ApiBody<'/api/sync/join'>;
+export type Joined = Exclude<ApiData<'/api/sync/join', 'post'>, ConfirmationSent>;
 /** 202 of link and join: a code went to `email`; the same request again with `confirmationCode`. */
-export type ConfirmationSent = z.output<typeof confirmationSent>;
+export type ConfirmationSent = Schema<'ConfirmationSent'>;

@@ -1,8 +1,8 @@
 import { Fragment } from 'react';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Badge, Button, EmptyState, ErrorBanner, Spinner, Tabs } from '../../ui/components';
-import { formatDateTime, oneOf, useAction, useAsync, useSearchState } from '../../ui/hooks';
-import type { Delivery } from './types';
+import { formatDateTime, oneOf, useAction, useSearchState } from '../../ui/hooks';
+import { reloadDeliveries, useDeliveries } from './webhooks-data';
 
 const TONE = { pending: 'amber', succeeded: 'green', failed: 'red' } as const;
 const FILTERS = ['all', 'pending', 'succeeded', 'failed'] as const;
@@ -13,21 +13,21 @@ const LABEL: Record<Filter, string> = { all: 'All', pending: 'Pending', succeede
  * Deliveries newest first, filtered by status; a row opens its attempts and payload, and can be
  * retried by hand. The filter and the open delivery are in the URL (reload and Back keep them).
  */
-export function DeliveryLog({ subscriptionId, canRetry, version }: { subscriptionId: string; canRetry: boolean; version: number }) {
+export function DeliveryLog({ subscriptionId, canRetry }: { subscriptionId: string; canRetry: boolean }) {
   const [params, setParams] = useSearchState({ status: 'all', delivery: '' });
   const status = oneOf(params.status, FILTERS, 'all');
   const open = params.delivery || null;
   const setOpen = (id: string | null) => setParams({ delivery: id }, { replace: true });
-  const log = useAsync(() => api.get<Delivery[]>(`/api/webhook-subscriptions/${subscriptionId}/deliveries`, { limit: 50, status: status === 'all' ? undefined : status }), [subscriptionId, version, status]);
-  const retry = useAction(async (id: string) => {
-    await api.post(`/api/webhook-subscriptions/${subscriptionId}/deliveries/${id}/retry`);
-    await log.reload();
+  const log = useDeliveries(subscriptionId, status === 'all' ? undefined : status);
+  const retry = useAction(async (deliveryId: string) => {
+    await unwrap(client.POST('/api/webhook-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', { params: { path: { subscriptionId, deliveryId } } }));
+    await reloadDeliveries(subscriptionId);
   });
   return (
     <div className="stack">
       <Tabs<Filter> value={status} onChange={(s) => setParams({ status: s, delivery: null })} tabs={FILTERS.map((f) => ({ value: f, label: LABEL[f] }))} />
-      <ErrorBanner error={log.error ?? retry.error} onRetry={() => void log.reload()} />
-      {log.loading && !log.data ? (
+      <ErrorBanner error={log.error?.message ?? retry.error} onRetry={() => void log.refetch()} />
+      {log.isPending ? (
         <Spinner />
       ) : !log.data?.length ? (
         <EmptyState title={status === 'all' ? 'No deliveries yet' : `No ${LABEL[status].toLowerCase()} deliveries`} icon="⇄">

@@ -1,19 +1,15 @@
-import { api } from '../../api';
+import { client, setEntityData, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { Card, ErrorBanner } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
-
-interface Settings {
-  allowLocalTargets: boolean;
-  source: 'default' | 'entity';
-}
+import { useAction } from '../../ui/hooks';
+import { useWebhookSettings } from './webhooks-data';
 
 /** Whether endpoints on this computer or the local network may receive webhooks. */
 export function LocalTargetsSetting() {
   const session = useSession();
-  const settings = useAsync(() => api.get<Settings>('/api/webhook-subscriptions/settings'));
+  const settings = useWebhookSettings();
   const change = useAction(async (value: boolean) => {
-    settings.setData(await api.put<Settings>('/api/webhook-subscriptions/settings', { allowLocalTargets: value }));
+    setEntityData(['webhooks', 'settings'], await unwrap(client.PUT('/api/webhook-subscriptions/settings', { body: { allowLocalTargets: value } })));
   });
   if (!settings.data) return null;
   return (

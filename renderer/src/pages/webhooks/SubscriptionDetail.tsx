@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
-import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { formatDateTime, useAction } from '../../ui/hooks';
+import { reloadDeliveries, subscriptionSaved, useSubscription } from './webhooks-data';
 import { usePageTitle } from '../../ui/title';
 import { DeliveryLog } from './DeliveryLog';
 import { EndpointStatus } from './SubscriptionList';
 import { SubscriptionForm } from './SubscriptionForm';
-import type { Delivery, Subscription } from './types';
+import type { Delivery } from './types';
 import { useDeliverers } from './deliverers';
 
 export function SubscriptionDetail() {
@@ -16,27 +17,27 @@ export function SubscriptionDetail() {
   const session = useSession();
   const deliverers = useDeliverers();
   const navigate = useNavigate();
-  const sub = useAsync(() => api.get<Subscription>(`/api/webhook-subscriptions/${subscriptionId}`), [subscriptionId]);
+  const sub = useSubscription(subscriptionId);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [version, setVersion] = useState(0);
   const canManage = session.can('WEBHOOKS.MANAGE');
   usePageTitle(sub.data ? `${sub.data.description ?? sub.data.url} · Webhooks` : 'Webhooks');
   const toggle = useAction(async (enabled: boolean) => {
-    sub.setData(await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId, enabled }));
+    await subscriptionSaved(await unwrap(client.PUT('/api/webhook-subscriptions', { body: { subscriptionId, enabled } })));
   });
   const [testResult, setTestResult] = useState<Delivery | null>(null);
   const sendTest = useAction(async () => {
     setTestResult(null);
-    setTestResult(await api.post<Delivery>(`/api/webhook-subscriptions/${subscriptionId}/test`));
-    setVersion((v) => v + 1);
+    setTestResult(await unwrap(client.POST('/api/webhook-subscriptions/{subscriptionId}/test', { params: { path: { subscriptionId } } })));
+    await reloadDeliveries(subscriptionId);
   });
   const remove = useAction(async () => {
-    await api.delete('/api/webhook-subscriptions', { subscriptionId });
+    await unwrap(client.DELETE('/api/webhook-subscriptions', { body: { subscriptionId } }));
+    await invalidateEntity('webhooks', 'list');
     navigate('/settings/webhooks');
   });
-  if (sub.loading && !sub.data) return <Spinner />;
-  if (!sub.data) return <ErrorBanner error={sub.error ?? 'Endpoint not found'} onRetry={() => void sub.reload()} />;
+  if (sub.isPending) return <Spinner />;
+  if (!sub.data) return <ErrorBanner error={sub.error?.message ?? 'Endpoint not found'} onRetry={() => void sub.refetch()} />;
   const s = sub.data;
   return (
     <div className="stack">
@@ -89,8 +90,8 @@ export function SubscriptionDetail() {
           </dl>
         </div>
       </Card>
-      <Card title="Delivery log" actions={<Button onClick={() => setVersion((v) => v + 1)}>Refresh</Button>}>
-        <DeliveryLog subscriptionId={s.id} canRetry={canManage && s.enabled} version={version} />
+      <Card title="Delivery log" actions={<Button onClick={() => void reloadDeliveries(s.id)}>Refresh</Button>}>
+        <DeliveryLog subscriptionId={s.id} canRetry={canManage && s.enabled} />
       </Card>
       {editing && (
         <SubscriptionForm
@@ -98,7 +99,7 @@ export function SubscriptionDetail() {
           onClose={() => setEditing(false)}
           onSaved={(saved) => {
             setEditing(false);
-            sub.setData(saved);
+            void subscriptionSaved(saved);
           }}
         />
       )}

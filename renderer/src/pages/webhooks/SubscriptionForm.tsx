@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
-import type { EventType, Subscription } from './types';
+import { useAction } from '../../ui/hooks';
+import { useEventTypes } from './webhooks-data';
+import type { Subscription } from './types';
 import { useDeliverers } from './deliverers';
 
 /** Create or edit an endpoint: URL, description and the events it receives (or all). */
 export function SubscriptionForm({ existing, onClose, onSaved }: { existing?: Subscription; onClose: () => void; onSaved: (s: Subscription & { secret?: string }) => void }) {
-  const catalogue = useAsync(() => api.get<EventType[]>('/api/webhook-subscriptions/event-types'));
+  const catalogue = useEventTypes();
   const [url, setUrl] = useState(existing?.url ?? '');
   const [description, setDescription] = useState(existing?.description ?? '');
   const [all, setAll] = useState(existing ? existing.events.includes('*') : true);
@@ -25,7 +26,7 @@ export function SubscriptionForm({ existing, onClose, onSaved }: { existing?: Su
   const save = useAction(async () => {
     const chosen = deliveredBy === deliverers.thisDevice ? 'this-device' : deliveredBy;
     const body = { url, description: description.trim() || null, events: all ? ['*'] : [...events], ...(deliverers.linked && chosen && chosen !== existing?.deliveredBy ? { deliveredBy: chosen } : {}) };
-    const saved = existing ? await api.put<Subscription>('/api/webhook-subscriptions', { subscriptionId: existing.id, ...body }) : await api.post<Subscription & { secret: string }>('/api/webhook-subscriptions', body);
+    const saved = existing ? await unwrap(client.PUT('/api/webhook-subscriptions', { body: { subscriptionId: existing.id, ...body } })) : await unwrap(client.POST('/api/webhook-subscriptions', { body }));
     onSaved(saved);
   });
   return (

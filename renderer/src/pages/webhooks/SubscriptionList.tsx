@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, CopyField, EmptyState, ErrorBanner, Modal, Notice, Spinner } from '../../ui/components';
-import { formatDateTime, useAsync } from '../../ui/hooks';
+import { formatDateTime } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
 import { LocalTargetsSetting } from './LocalTargetsSetting';
 import { SubscriptionForm } from './SubscriptionForm';
 import type { Subscription } from './types';
+import { useSubscriptions } from './webhooks-data';
+import { invalidateEntity } from '../../api';
 
 export function EndpointStatus({ s }: { s: Subscription }) {
   if (!s.enabled) return <Badge tone="red">Disabled</Badge>;
@@ -18,7 +19,7 @@ export function EndpointStatus({ s }: { s: Subscription }) {
 export function SubscriptionList() {
   const session = useSession();
   const navigate = useNavigate();
-  const list = useAsync(() => api.get<Subscription[]>('/api/webhook-subscriptions'));
+  const list = useSubscriptions();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<(Subscription & { secret?: string }) | null>(null);
   const canManage = session.can('WEBHOOKS.MANAGE');
@@ -38,8 +39,8 @@ export function SubscriptionList() {
         <p className="muted" style={{ marginTop: 0 }}>
           Bureau POSTs events to your endpoints, signed per Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), and retries failures for about 28 hours.
         </p>
-        <ErrorBanner error={list.error} onRetry={() => void list.reload()} />
-        {list.loading && !list.data ? (
+        <ErrorBanner error={list.error?.message} onRetry={() => void list.refetch()} />
+        {list.isPending ? (
           <Spinner />
         ) : !list.data?.length ? (
           <EmptyState title="No endpoints yet" icon="⇄">
@@ -82,7 +83,7 @@ export function SubscriptionList() {
           onSaved={(s) => {
             setCreating(false);
             setCreated(s);
-            void list.reload();
+            void invalidateEntity('webhooks', 'list');
           }}
         />
       )}

@@ -1,11 +1,6 @@
-import type { z } from 'zod';
-import type { attemptSchema, deliverySchema, subscriptionSchema } from '../../../../server/webhooks/schemas';
+import type { ApiData, Schema } from '../../api';
 
-export type Subscription = z.output<typeof subscriptionSchema>;
-export type Attempt = z.output<typeof attemptSchema>;
-export type Delivery = z.output<typeof deliverySchema>;
-
-export interface EventType {
-  type: string;
-  description: string;
-}
+export type Subscription = Schema<'WebhookSubscription'>;
+export type Attempt = Schema<'WebhookAttempt'>;
+export type Delivery = Schema<'WebhookDelivery'>;
+export type EventType = ApiData<'/api/webhook-subscriptions/event-types'>[number];
