@@ -254,8 +254,8 @@ export const ledgerRoutes: RouteDef[] = [
       produces: 'text/csv',
       errors: { 413: 'Too many lines for one export' },
     },
-    ({ ctx, entityId, query, res }) => {
-      const csv = exportJournalCsv(ctx, entityId, query);
+    async ({ ctx, entityId, query, res }) => {
+      const csv = await exportJournalCsv(ctx, entityId, query);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', 'attachment; filename="journal.csv"');
       res.setHeader('Cache-Control', 'no-store');
