@@ -157,7 +157,7 @@ const pools = new WeakMap<Database.Database, ReadPool>();
  * The read pool of this connection's database file, started on first use; null for an in-memory
  * database (no file another connection could open), where reads run on the connection itself.
  */
-function poolOf(ctx: { sqlite: Database.Database }): ReadPool | null {
+export function readPool(ctx: { sqlite: Database.Database }): ReadPool | null {
   if (ctx.sqlite.memory) return null;
   let pool = pools.get(ctx.sqlite);
   if (!pool) pools.set(ctx.sqlite, (pool = new ReadPool({ file: ctx.sqlite.name })));
@@ -166,7 +166,7 @@ function poolOf(ctx: { sqlite: Database.Database }): ReadPool | null {
 
 /** Runs a long read off the API's thread; `onRows` gets the rows a chunk at a time. */
 export async function readInWorker(ctx: { sqlite: Database.Database }, query: ReadQuery, onRows: (rows: unknown[]) => void): Promise<void> {
-  const pool = poolOf(ctx);
+  const pool = readPool(ctx);
   if (pool) return pool.read(query, onRows);
   onRows(ctx.sqlite.prepare(query.sql).raw(query.raw ?? false).all(...query.params));
 }
