@@ -15,6 +15,19 @@ export interface ReadQuery {
   raw?: boolean;
 }
 
+/** One statement of a batch; `onOverflow` is read instead when its sum() overflows SQLite's integers. */
+export interface BatchStep {
+  sql: string;
+  params: unknown[];
+  onOverflow?: string;
+}
+
+/** Statements read together in one transaction (one snapshot); integers as BigInt with `safeIntegers`. */
+export interface ReadBatch {
+  steps: BatchStep[];
+  safeIntegers?: boolean;
+}
+
 export interface ReadPoolOptions {
   /** The database file (read-only connections to it). */
   file: string;
@@ -32,7 +45,7 @@ type Reply = { id: number; rows: unknown[]; done: boolean } | { id: number; erro
 
 interface Job {
   id: number;
-  query: ReadQuery;
+  query: ReadQuery | ReadBatch;
   onRows: (rows: unknown[]) => void;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -65,8 +78,8 @@ export class ReadPool {
     return { running: this.slots.filter((s) => s.job).length, waiting: this.waiting.length };
   }
 
-  /** Runs the query in a worker; `onRows` gets its rows a chunk at a time, in order. */
-  read(query: ReadQuery, onRows: (rows: unknown[]) => void): Promise<void> {
+  /** Runs the query in a worker; `onRows` gets its rows a chunk at a time, in order (a batch: every step's rows at once). */
+  read(query: ReadQuery | ReadBatch, onRows: (rows: unknown[]) => void): Promise<void> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError('The server is stopping'));
     const free = this.slots.find((s) => !s.job);
     if (!free && this.waiting.length >= this.maxWaiting) {
@@ -97,7 +110,9 @@ export class ReadPool {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     const worker = slot.worker ?? this.spawn(slot);
-    worker.postMessage({ type: 'run', id: job.id, sql: job.query.sql, params: job.query.params, raw: job.query.raw ?? false, chunkRows: this.chunkRows });
+    const q = job.query;
+    if ('steps' in q) worker.postMessage({ type: 'batch', id: job.id, steps: q.steps, safeIntegers: q.safeIntegers ?? false });
+    else worker.postMessage({ type: 'run', id: job.id, sql: q.sql, params: q.params, raw: q.raw ?? false, chunkRows: this.chunkRows });
   }
 
   private spawn(slot: Slot): Worker {
@@ -178,6 +193,34 @@ export async function readAllInWorker<T>(ctx: { sqlite: Database.Database }, que
     for (const r of rows) all.push(r as T);
   });
   return all;
+}
+
+const isOverflow = (err: unknown) => /integer overflow/i.test(String((err as Error).message));
+
+/** Runs a batch here, on the connection itself, in one transaction (an in-memory database). */
+function readBatchHere(sqlite: Database.Database, batch: ReadBatch): unknown[][] {
+  const run = (sql: string, params: unknown[]) => sqlite.prepare(sql).safeIntegers(batch.safeIntegers ?? false).all(...params);
+  return sqlite.transaction(() =>
+    batch.steps.map((step) => {
+      try {
+        return run(step.sql, step.params);
+      } catch (err) {
+        if (!step.onOverflow || !isOverflow(err)) throw err;
+        return run(step.onOverflow, step.params);
+      }
+    }),
+  )();
+}
+
+/** Reads the statements of `batch` off the API's thread in one snapshot: each step's rows, in order. */
+export async function readBatchInWorker(ctx: { sqlite: Database.Database }, batch: ReadBatch): Promise<unknown[][]> {
+  const pool = readPool(ctx);
+  if (!pool) return readBatchHere(ctx.sqlite, batch);
+  let results: unknown[][] = [];
+  await pool.read(batch, (rows) => {
+    results = rows as unknown[][];
+  });
+  return results;
 }
 
 /** Uses `pool` for this connection from now on (tests: a failing worker, a small queue); returns the one it replaces. */

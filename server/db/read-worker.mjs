@@ -56,10 +56,37 @@ function sendChunk() {
   }
 }
 
+const isOverflow = (err) => /integer overflow/i.test(String(err?.message));
+
+/**
+ * Several statements read in one transaction (one snapshot), each one's rows in order. A step
+ * with `onOverflow` runs that SQL instead when its own raises SQLite's integer overflow (sum()).
+ */
+function runBatch(msg) {
+  const run = (sql, params) => statementFor(sql).raw(false).safeIntegers(Boolean(msg.safeIntegers)).all(...params);
+  const results = db.transaction(() =>
+    msg.steps.map((step) => {
+      try {
+        return run(step.sql, step.params);
+      } catch (err) {
+        if (!step.onOverflow || !isOverflow(err)) throw err;
+        return run(step.onOverflow, step.params);
+      }
+    }),
+  )();
+  parentPort.postMessage({ id: msg.id, rows: results, done: true });
+}
+
 parentPort.on('message', (msg) => {
-  if (msg.type === 'run') {
+  if (msg.type === 'batch') {
     try {
-      const st = statementFor(msg.sql).raw(Boolean(msg.raw));
+      runBatch(msg);
+    } catch (err) {
+      fail(msg.id, err);
+    }
+  } else if (msg.type === 'run') {
+    try {
+      const st = statementFor(msg.sql).safeIntegers(false).raw(Boolean(msg.raw));
       current = { id: msg.id, rows: st.iterate(...msg.params), chunkRows: msg.chunkRows };
     } catch (err) {
       fail(msg.id, err);

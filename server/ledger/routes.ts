@@ -15,9 +15,9 @@ import { batchReclassify } from './reclassify.js';
 import { listEventTypes } from './event-types.js';
 import { createAccount, deleteAccount, listAccounts, updateAccount } from './accounts.js';
 import { exportJournalCsv, listJournal, MAX_CSV_LINES } from './journal-report.js';
-import { getBalanceSheet, getProfitAndLoss } from './statements.js';
+import { readBalanceSheet, readProfitAndLoss } from './statements.js';
 import { checkEvent } from './check-event.js';
-import { getTrialBalance } from './trial-balance.js';
+import { readTrialBalance } from './trial-balance.js';
 import { getLedgerSettings, updateLedgerSettings } from './settings.js';
 
 const tags = ['Ledger'];
@@ -264,15 +264,15 @@ export const ledgerRoutes: RouteDef[] = [
   ),
   route(
     { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to' } },
-    ({ ctx, entityId, query }) => getProfitAndLoss(ctx, entityId, query),
+    ({ ctx, entityId, query }) => readProfitAndLoss(ctx, entityId, query),
   ),
   route(
     { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse },
-    ({ ctx, entityId, query }) => getBalanceSheet(ctx, entityId, query),
+    ({ ctx, entityId, query }) => readBalanceSheet(ctx, entityId, query),
   ),
   route(
     { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse },
-    ({ ctx, entityId, query }) => getTrialBalance(ctx, entityId, query.asOf),
+    ({ ctx, entityId, query }) => readTrialBalance(ctx, entityId, query.asOf),
   ),
   route(
     { method: 'get', path: '/api/ledger/settings', summary: 'Ledger settings: approval thresholds', tags, access: view, response: s.settingsSchema },
