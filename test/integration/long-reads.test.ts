@@ -7,6 +7,8 @@ import { startTestServer, type SessionClient, type TestServer } from '../helpers
 import { ReadPool, readPool, replaceReadPool } from '../../server/db/read-pool.js';
 import { exportJournalCsvNow } from '../../server/ledger/journal-report.js';
 import { listTickets } from '../../server/helpdesk/tickets.js';
+import { getTrialBalance } from '../../server/ledger/trial-balance.js';
+import { getBalanceSheet, getProfitAndLoss } from '../../server/ledger/statements.js';
 
 let server: TestServer;
 let owner: SessionClient;
@@ -89,6 +91,25 @@ describe('a long export does not hold up other requests', () => {
   });
 });
 
+describe('reports read their totals in the worker', () => {
+  it('answers the same trial balance, balance sheet and profit and loss as read on the server connection', async () => {
+    const asOf = '2025-06-01T12:00:00.000Z';
+    const period = { from: '2025-02-03T05:00:00.000Z', to: '2025-08-20T17:30:00.000Z' };
+    const get = async (path: string) => {
+      const res = await fetchAs(owner, path);
+      expect(res.status, path).toBe(200);
+      return res.json();
+    };
+    expect(await get(`/api/ledger/trial-balance?asOf=${asOf}`)).toEqual(getTrialBalance(server.ctx, owner.entityId, asOf));
+    expect(await get('/api/ledger/trial-balance?asOf=2030-01-01T00:00:00Z')).toEqual(getTrialBalance(server.ctx, owner.entityId, '2030-01-01T00:00:00Z'));
+    expect(await get(`/api/ledger/reports/balance-sheet?asOf=${asOf}`)).toEqual(getBalanceSheet(server.ctx, owner.entityId, { asOf }));
+    expect(await get(`/api/ledger/reports/profit-and-loss?from=${period.from}&to=${period.to}`)).toEqual(getProfitAndLoss(server.ctx, owner.entityId, period));
+    // Another entity's reports hold none of it.
+    const theirs = await fetchAs(other, `/api/ledger/trial-balance?asOf=${asOf}`);
+    expect((await theirs.json()).rows).toEqual([]);
+  });
+});
+
 describe('when the read worker fails', () => {
   const file = () => server.ctx.sqlite.name;
 
@@ -96,7 +117,7 @@ describe('when the read worker fails', () => {
     const crashing = new ReadPool({ file: file(), workerUrl: new URL('../fixtures/read-workers/crash.mjs', import.meta.url) });
     const real = replaceReadPool(server.ctx, crashing);
     try {
-      for (const path of ['/api/ledger/journal.csv', '/api/helpdesk/tickets']) {
+      for (const path of ['/api/ledger/journal.csv', '/api/helpdesk/tickets', '/api/ledger/trial-balance', '/api/ledger/reports/profit-and-loss']) {
         const res = await fetchAs(owner, path);
         expect(res.status, path).toBe(503);
         expect((await res.json()).error).toMatch(/worker stopped/);
