@@ -59,6 +59,9 @@ interface Slot {
 const defaultWorkerUrl = new URL('./read-worker.mjs', import.meta.url);
 const RETRY_AFTER_SECONDS = 2;
 
+/** What a route that reads in the pool documents for 503. */
+export const LONG_READ_BUSY_DOC = 'Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given)';
+
 export class ReadPool {
   private readonly slots: Slot[];
   private readonly waiting: Job[] = [];

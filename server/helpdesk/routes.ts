@@ -5,6 +5,7 @@ import * as s from './schemas.js';
 import { createTicket, getTicket, listTickets, updateTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';
 import { listAllTicketsJson } from './list-all-tickets.js';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { withMailDetails } from './message-mail.js';
 import { getTicketNumbering, setTicketPrefix } from './ticket-numbering.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.js';
@@ -42,6 +43,7 @@ export const helpdeskRoutes: RouteDef[] = [
       access: view,
       query: s.listTicketsQuery,
       response: z.array(s.ticketSchema),
+      errors: { 503: `Unpaged: ${LONG_READ_BUSY_DOC}` },
       direct: true,
     },
     ({ ctx, entityId, query, res }) => {

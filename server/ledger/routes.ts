@@ -18,6 +18,7 @@ import { exportJournalCsv, listJournal, MAX_CSV_LINES } from './journal-report.j
 import { readBalanceSheet, readProfitAndLoss } from './statements.js';
 import { checkEvent } from './check-event.js';
 import { readTrialBalance } from './trial-balance.js';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { getLedgerSettings, updateLedgerSettings } from './settings.js';
 
 const tags = ['Ledger'];
@@ -252,7 +253,7 @@ export const ledgerRoutes: RouteDef[] = [
       access: view,
       query: s.journalCsvQuery,
       produces: 'text/csv',
-      errors: { 413: 'Too many lines for one export' },
+      errors: { 413: 'Too many lines for one export', 503: LONG_READ_BUSY_DOC },
     },
     async ({ ctx, entityId, query, res }) => {
       const csv = await exportJournalCsv(ctx, entityId, query);
@@ -263,15 +264,15 @@ export const ledgerRoutes: RouteDef[] = [
     },
   ),
   route(
-    { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to' } },
+    { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to', 503: LONG_READ_BUSY_DOC } },
     ({ ctx, entityId, query }) => readProfitAndLoss(ctx, entityId, query),
   ),
   route(
-    { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse },
+    { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse, errors: { 503: LONG_READ_BUSY_DOC } },
     ({ ctx, entityId, query }) => readBalanceSheet(ctx, entityId, query),
   ),
   route(
-    { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse },
+    { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse, errors: { 503: LONG_READ_BUSY_DOC } },
     ({ ctx, entityId, query }) => readTrialBalance(ctx, entityId, query.asOf),
   ),
   route(
