@@ -7,6 +7,7 @@ import { pino, type DestinationStream } from 'pino';
 import { parseConfig, type ConfigInput } from './config.js';
 import { systemClock, type Clock, type Context } from './context.js';
 import { openDatabase } from './db/open.js';
+import { closeReadPool } from './db/read-pool.js';
 import { createTimeOrderedIds } from './db/ids.js';
 import { createFileSecretBox, type SecretBox } from './secrets.js';
 import { createBlobStore } from './blobs/store.js';
@@ -95,6 +96,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await closeReadPool(ctx);
       sqlite.close();
     },
   };

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { PayloadTooLargeError } from '../http/errors.js';
-import { csvField, exportJournalCsv } from '../ledger/journal-report.js';
+import { csvField, exportJournalCsvNow } from '../ledger/journal-report.js';
 import { columnsOf } from './inspect.js';
 
 /**
@@ -37,11 +37,11 @@ function tableCsv(db: Database.Database, table: string, entityId: string, orderB
  */
 function journalCsvs(ctx: Context, entityId: string): ReadableFile[] {
   const range = ctx.sqlite.prepare('SELECT min(effective_at) AS lo, max(effective_at) AS hi FROM ledger_entries WHERE entity_id = ?').get(entityId) as { lo: string | null; hi: string | null };
-  if (!range.lo || !range.hi) return [{ name: 'ledger/journal.csv', data: Buffer.from(exportJournalCsv(ctx, entityId, {})) }];
+  if (!range.lo || !range.hi) return [{ name: 'ledger/journal.csv', data: Buffer.from(exportJournalCsvNow(ctx, entityId, {})) }];
   const parts: string[] = [];
   const exportRange = (from: number, to: number): void => {
     try {
-      parts.push(exportJournalCsv(ctx, entityId, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
+      parts.push(exportJournalCsvNow(ctx, entityId, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
     } catch (err) {
       // A single millisecond holding more lines than an export allows cannot be split further.
       if (!(err instanceof PayloadTooLargeError) || to - from < 1) throw err;

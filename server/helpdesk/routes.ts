@@ -4,6 +4,8 @@ import { actorOf } from '../auth/authenticate.js';
 import * as s from './schemas.js';
 import { createTicket, getTicket, listTickets, updateTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';
+import { listAllTicketsJson } from './list-all-tickets.js';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { withMailDetails } from './message-mail.js';
 import { getTicketNumbering, setTicketPrefix } from './ticket-numbering.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.js';
@@ -41,9 +43,14 @@ export const helpdeskRoutes: RouteDef[] = [
       access: view,
       query: s.listTicketsQuery,
       response: z.array(s.ticketSchema),
+      errors: { 503: `Unpaged: ${LONG_READ_BUSY_DOC}` },
       direct: true,
     },
     ({ ctx, entityId, query, res }) => {
+      // Unpaged, the body is every matching ticket: read and serialised off the request path.
+      if (query.limit === undefined && query.cursor === undefined) {
+        return listAllTicketsJson(ctx, entityId, query, (total) => res.setHeader('x-total-count', String(total)));
+      }
       const page = listTickets(ctx, entityId, query);
       res.setHeader('x-total-count', String(page.total));
       if (page.nextCursor) res.setHeader('x-next-cursor', page.nextCursor);

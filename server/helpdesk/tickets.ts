@@ -105,7 +105,7 @@ export function ftsQueryOf(text: string): string | null {
 const DEFAULT_PAGE = 50;
 
 /** The API's ticket columns (all but search_text), aliased to the API's field names. */
-const TICKET_COLUMNS = [
+export const TICKET_COLUMNS = [
   'id',
   'entity_id as entityId',
   'ticket_number as ticketNumber',
@@ -128,7 +128,7 @@ const TICKET_COLUMNS = [
 ].join(', ');
 
 /** SQLite answers the provisional flag as 0 or 1. */
-const asTickets = (rows: unknown[]) => (rows as (Omit<Ticket, 'numberProvisional'> & { numberProvisional: number })[]).map((r) => ({ ...r, numberProvisional: r.numberProvisional === 1 })) as Ticket[];
+export const asTickets = (rows: unknown[]) => (rows as (Omit<Ticket, 'numberProvisional'> & { numberProvisional: number })[]).map((r) => ({ ...r, numberProvisional: r.numberProvisional === 1 })) as Ticket[];
 
 /** The list's statements, prepared once per database and filter shape (the list is a hot path). */
 const listStatements = new WeakMap<Context['sqlite'], Map<string, Statement>>();
@@ -141,11 +141,11 @@ function listStatement(ctx: Context, shape: string, build: () => string): Statem
   return stmt;
 }
 
-/**
- * Every matching ticket, newest first — or, when the client asks for paging (`limit` or
- * `cursor`), one page of them and the cursor of the next.
- */
-export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
+/** The list's filters as SQL conditions on helpdesk_tickets, their arguments, and their shape (which filters are set). */
+/** Newest first; ties by id. */
+export const TICKET_ORDER = 'order by created_at desc, id desc';
+
+export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: string[]; args: unknown[]; shape: string } {
   const where = ['entity_id = ?'];
   const args: unknown[] = [entityId];
   let shape = '';
@@ -171,8 +171,17 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   }
   if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
   if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());
+  return { where, args, shape };
+}
+
+/**
+ * Every matching ticket, newest first — or, when the client asks for paging (`limit` or
+ * `cursor`), one page of them and the cursor of the next.
+ */
+export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
+  const { where, args, shape } = ticketFilter(entityId, q);
   const paged = q.limit !== undefined || q.cursor !== undefined;
-  const order = 'order by created_at desc, id desc';
+  const order = TICKET_ORDER;
   if (!paged) {
     const rows = asTickets(listStatement(ctx, `all:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')} ${order}`).all(...args));
     // Unpaged, the body is every matching ticket: the count is the body's length.

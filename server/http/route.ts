@@ -5,7 +5,7 @@ import type { Permission, Scope } from '../auth/permissions.js';
 import type { Auth } from '../auth/authenticate.js';
 import { resolveEntityAccess, type EntitySource } from './entity-scope.js';
 import { UnauthorizedError } from './errors.js';
-import { writeJson, type EtagFn } from './write-json.js';
+import { writeJson, type EtagFn, type JsonText } from './write-json.js';
 
 export type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -85,13 +85,16 @@ export interface RouteDef {
 
 type Out<T> = T extends ZodType ? z.output<T> : undefined;
 
+/** What a handler answers: the response, or the response already serialised (a long list's, built in slices). */
+type Answer<T> = T | JsonText<T>;
+
 /** Declares one endpoint: its schemas (validated and documented) and its handler. */
 export function route<
   P extends ZodType = ZodType<undefined>,
   Q extends ZodType = ZodType<undefined>,
   B extends ZodType = ZodType<undefined>,
   R extends ZodType = ZodType<unknown>,
->(spec: RouteSpec<P, Q, B, R>, handle: (c: RouteContext<Out<P>, Out<Q>, Out<B>>) => z.input<R> | Promise<z.input<R>> | void | Promise<void>): RouteDef {
+>(spec: RouteSpec<P, Q, B, R>, handle: (c: RouteContext<Out<P>, Out<Q>, Out<B>>) => Answer<z.input<R>> | Promise<Answer<z.input<R>>> | void | Promise<void>): RouteDef {
   return { spec, handle } as unknown as RouteDef;
 }
 

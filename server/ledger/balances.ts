@@ -5,6 +5,8 @@
 // when that is the shorter way. The answers are the exact sums of the lines.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Db } from '../db/open.js';
+import type { Context } from '../context.js';
+import { readBatchInWorker, type ReadBatch } from '../db/read-pool.js';
 
 export interface Part {
   accountId: string;
@@ -30,25 +32,33 @@ const partialScope = (lower: '>' | '>=') => `from ledger_entries e cross join le
   where e.entity_id = @entityId and e.effective_at ${lower} @lower and e.effective_at <= @at
     and l.entry_id = e.id and l.entity_id = @entityId`;
 
+/** The SQL of the reads, shared by the statements prepared here and the batches a read worker runs. */
+const SQL = {
+  running: `select ${GROUP}, lines, lo, mid, hi from ledger_balances where entity_id = ?`,
+  daysSummed: `select ${GROUP}, sum(lines) as lines, sum(lo) as lo, sum(mid) as mid, sum(hi) as hi from ledger_day_totals
+       where entity_id = ? and day > ? and day < ? group by account_id, currency, side`,
+  days: `select ${GROUP}, lines, lo, mid, hi from ledger_day_totals where entity_id = ? and day > ? and day < ?`,
+  // Amounts below 10^18 summed by SQLite (its sum() raises on overflow: then they are read one by one); longer ones always here.
+  partial: (['>', '>='] as const).map((lower) => ({
+    summed: `select l.account_id as accountId, l.currency, l.side, count(*) as lines, sum(cast(l.amount as integer)) as total ${partialScope(lower)} and length(l.amount) <= 18 group by l.account_id, l.currency, l.side`,
+    short: `select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) <= 18`,
+    long: `select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) > 18`,
+  })),
+};
+
 function prepare(sqlite: Database) {
   const safe = <T extends unknown[], R>(sql: string) => (sqlite.prepare(sql) as Statement<T, R>).safeIntegers(true);
   return {
-    running: safe<[string], Row>(`select ${GROUP}, lines, lo, mid, hi from ledger_balances where entity_id = ?`),
+    running: safe<[string], Row>(SQL.running),
     runningOf: safe<[string, string, string], Row>(`select ${GROUP}, lines, lo, mid, hi from ledger_balances where entity_id = ? and account_id = ? and currency = ?`),
-    daysSummed: safe<[string, string, string], Row>(
-      `select ${GROUP}, sum(lines) as lines, sum(lo) as lo, sum(mid) as mid, sum(hi) as hi from ledger_day_totals
-       where entity_id = ? and day > ? and day < ? group by account_id, currency, side`,
-    ),
-    days: safe<[string, string, string], Row>(`select ${GROUP}, lines, lo, mid, hi from ledger_day_totals where entity_id = ? and day > ? and day < ?`),
+    daysSummed: safe<[string, string, string], Row>(SQL.daysSummed),
+    days: safe<[string, string, string], Row>(SQL.days),
     firstDay: sqlite.prepare<[string], { day: string | null }>('select min(day) as day from ledger_day_totals where entity_id = ?'),
     lastDay: sqlite.prepare<[string], { day: string | null }>('select max(day) as day from ledger_day_totals where entity_id = ?'),
-    // Amounts below 10^18 summed by SQLite (its sum() raises on overflow: then they are read one by one); longer ones always here.
-    partial: (['>', '>='] as const).map((lower) => ({
-      summed: safe<[Record<string, string>], LineRow>(
-        `select l.account_id as accountId, l.currency, l.side, count(*) as lines, sum(cast(l.amount as integer)) as total ${partialScope(lower)} and length(l.amount) <= 18 group by l.account_id, l.currency, l.side`,
-      ),
-      short: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) <= 18`),
-      long: safe<[Record<string, string>], LineRow>(`select l.account_id as accountId, l.currency, l.side, 1 as lines, l.amount as total ${partialScope(lower)} and length(l.amount) > 18`),
+    partial: SQL.partial.map((p) => ({
+      summed: safe<[Record<string, string>], LineRow>(p.summed),
+      short: safe<[Record<string, string>], LineRow>(p.short),
+      long: safe<[Record<string, string>], LineRow>(p.long),
     })),
   };
 }
@@ -84,53 +94,103 @@ class Totals {
   }
 }
 
-/** Day totals of the days strictly between two days ('' and DAY_END for open ends). */
-function addDays(db: Db, t: Totals, entityId: string, afterDay: string, beforeDay: string, sign: 1n | -1n) {
-  const st = statements(db);
-  try {
-    t.addRows(st.daysSummed.all(entityId, afterDay, beforeDay), sign);
-  } catch (err) {
-    if (!isOverflow(err)) throw err;
-    t.addRows(st.days.all(entityId, afterDay, beforeDay), sign);
-  }
-}
-
-/** The lines themselves, of entries dated > after (or ≥ from) and ≤ at. */
-function addLines(db: Db, t: Totals, entityId: string, range: { from: string; at: string } | { after: string; at: string }, sign: 1n | -1n) {
-  const st = 'from' in range ? statements(db).partial[1] : statements(db).partial[0];
-  const params = { entityId, lower: 'from' in range ? range.from : range.after, at: range.at };
-  try {
-    t.addLines(st.summed.all(params), sign);
-  } catch (err) {
-    if (!isOverflow(err)) throw err;
-    t.addLines(st.short.all(params), sign);
-  }
-  t.addLines(st.long.all(params), sign);
-}
+/**
+ * What a read adds up: the running totals, day totals of the days strictly between two days (''
+ * and DAY_END for open ends), or the lines of entries dated > after (or ≥ from) and ≤ at; each
+ * added (sign 1) or taken away (−1).
+ */
+type Step =
+  | { kind: 'running'; sign: 1n }
+  | { kind: 'days'; afterDay: string; beforeDay: string; sign: 1n | -1n }
+  | { kind: 'lines'; range: { from: string; at: string } | { after: string; at: string }; sign: 1n | -1n };
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 const daysApart = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
 
 export type Way = 'forward' | 'back';
 
-/** Debit and credit totals per account and currency of every line dated up to `at`. */
-function partsAsOf(db: Db, entityId: string, at: string, way?: Way): Totals {
+/** The steps of an as-of read: forward from the first day, or back from the running total, whichever reads fewer days. */
+function planAsOf(db: Db, entityId: string, at: string, way?: Way): Step[] {
   const st = statements(db);
-  const t = new Totals();
   const day = dayOf(at);
   const first = st.firstDay.get(entityId)?.day;
   const last = st.lastDay.get(entityId)?.day;
-  if (!first || !last) return t;
-  // Forward from the first day, or back from the running total: whichever reads fewer days.
+  if (!first || !last) return [];
   if ((way ?? (daysApart(first, day) < daysApart(day, last) ? 'forward' : 'back')) === 'forward') {
-    addDays(db, t, entityId, '', day, 1n);
-    addLines(db, t, entityId, { from: day, at }, 1n);
-  } else {
-    t.addRows(st.running.all(entityId), 1n);
-    addDays(db, t, entityId, day, DAY_END, -1n);
-    addLines(db, t, entityId, { after: at, at: day + DAY_END }, -1n);
+    return [
+      { kind: 'days', afterDay: '', beforeDay: day, sign: 1n },
+      { kind: 'lines', range: { from: day, at }, sign: 1n },
+    ];
+  }
+  return [
+    { kind: 'running', sign: 1n },
+    { kind: 'days', afterDay: day, beforeDay: DAY_END, sign: -1n },
+    { kind: 'lines', range: { after: at, at: day + DAY_END }, sign: -1n },
+  ];
+}
+
+/** The steps of a read of the lines dated in (after, at] (after: from the first entry when absent). */
+function plan(db: Db, entityId: string, at: string, after?: string, way?: Way): Step[] {
+  if (after === undefined) return planAsOf(db, entityId, at, way);
+  if (after >= at) return [];
+  const [from, to] = [dayOf(after), dayOf(at)];
+  if (from === to) return [{ kind: 'lines', range: { after, at }, sign: 1n }];
+  return [
+    { kind: 'lines', range: { after, at: from + DAY_END }, sign: 1n },
+    { kind: 'days', afterDay: from, beforeDay: to, sign: 1n },
+    { kind: 'lines', range: { from: to, at }, sign: 1n },
+  ];
+}
+
+const linesParams = (entityId: string, range: { from: string; at: string } | { after: string; at: string }) => ({ entityId, lower: 'from' in range ? range.from : range.after, at: range.at });
+const linesSql = (range: { from: string; at: string } | { after: string; at: string }) => ('from' in range ? SQL.partial[1] : SQL.partial[0]);
+
+/** Runs the steps on the connection itself. */
+function runHere(db: Db, entityId: string, steps: Step[]): Totals {
+  const st = statements(db);
+  const t = new Totals();
+  const overflowing = <R>(read: () => R, instead: () => R): R => {
+    try {
+      return read();
+    } catch (err) {
+      if (!isOverflow(err)) throw err;
+      return instead();
+    }
+  };
+  for (const step of steps) {
+    if (step.kind === 'running') t.addRows(st.running.all(entityId), step.sign);
+    else if (step.kind === 'days') {
+      const args = [entityId, step.afterDay, step.beforeDay] as const;
+      t.addRows(overflowing(() => st.daysSummed.all(...args), () => st.days.all(...args)), step.sign);
+    } else {
+      const p = 'from' in step.range ? st.partial[1] : st.partial[0];
+      const params = linesParams(entityId, step.range);
+      t.addLines(overflowing(() => p.summed.all(params), () => p.short.all(params)), step.sign);
+      t.addLines(p.long.all(params), step.sign);
+    }
   }
   return t;
+}
+
+/** The steps as one batch of statements for a read worker, and how each result is added up. */
+function asBatch(entityId: string, steps: Step[]): { batch: ReadBatch; add: ((t: Totals, rows: unknown[]) => void)[] } {
+  const batch: ReadBatch = { steps: [], safeIntegers: true };
+  const add: ((t: Totals, rows: unknown[]) => void)[] = [];
+  for (const step of steps) {
+    if (step.kind === 'running') {
+      batch.steps.push({ sql: SQL.running, params: [entityId] });
+      add.push((t, rows) => t.addRows(rows as Row[], step.sign));
+    } else if (step.kind === 'days') {
+      batch.steps.push({ sql: SQL.daysSummed, params: [entityId, step.afterDay, step.beforeDay], onOverflow: SQL.days });
+      add.push((t, rows) => t.addRows(rows as Row[], step.sign));
+    } else {
+      const p = linesSql(step.range);
+      const params = [linesParams(entityId, step.range)];
+      batch.steps.push({ sql: p.summed, params, onOverflow: p.short }, { sql: p.long, params });
+      add.push((t, rows) => t.addLines(rows as LineRow[], step.sign), (t, rows) => t.addLines(rows as LineRow[], step.sign));
+    }
+  }
+  return { batch, add };
 }
 
 /**
@@ -139,17 +199,20 @@ function partsAsOf(db: Db, entityId: string, at: string, way?: Way): Totals {
  * forces the direction of an as-of read (tests check both give the same).
  */
 export function readParts(db: Db, entityId: string, at: string, after?: string, way?: Way): Part[] {
-  if (after === undefined) return partsAsOf(db, entityId, at, way).parts();
+  return runHere(db, entityId, plan(db, entityId, at, after, way)).parts();
+}
+
+/**
+ * The same totals read by a read worker (its own connection, one snapshot), so a report over a
+ * long history never holds up other requests. The direction is chosen here from the first and
+ * last days (two index lookups); either direction is exact on the worker's snapshot.
+ */
+export async function readPartsInWorker(ctx: Context, entityId: string, at: string, after?: string): Promise<Part[]> {
+  const steps = plan(ctx.db, entityId, at, after);
+  const { batch, add } = asBatch(entityId, steps);
+  const results = steps.length ? await readBatchInWorker(ctx, batch) : [];
   const t = new Totals();
-  if (after >= at) return t.parts();
-  const [from, to] = [dayOf(after), dayOf(at)];
-  if (from === to) {
-    addLines(db, t, entityId, { after, at }, 1n);
-  } else {
-    addLines(db, t, entityId, { after, at: from + DAY_END }, 1n);
-    addDays(db, t, entityId, from, to, 1n);
-    addLines(db, t, entityId, { from: to, at }, 1n);
-  }
+  results.forEach((rows, i) => add[i](t, rows));
   return t.parts();
 }
 

@@ -5,6 +5,7 @@ import { PayloadTooLargeError } from '../http/errors.js';
 import { formatMinor } from './money.js';
 import { countEntries } from './entry-counts.js';
 import { ledgerAccounts, ledgerEntries, ledgerEvents, ledgerLines } from './tables.js';
+import { readInWorker, type ReadQuery } from '../db/read-pool.js';
 
 export interface JournalFilter {
   accountId?: string;
@@ -69,10 +70,34 @@ export function csvField(value: string | null): string {
   return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** The journal as CSV, a row per line, oldest first (the same filters as the journal, no paging). */
-export function exportJournalCsv(ctx: Context, entityId: string, f: Omit<JournalFilter, 'page' | 'pageSize'>): string {
-  const rows = ctx.db
-    .select({ entry: ledgerEntries, eventType: ledgerEvents.type, line: ledgerLines, code: ledgerAccounts.code, name: ledgerAccounts.name })
+/** The columns the export reads, in this order (its rows come back from the worker as arrays). */
+const csvColumns = {
+  effectiveAt: ledgerEntries.effectiveAt,
+  entryId: ledgerEntries.id,
+  eventId: ledgerEntries.eventId,
+  eventType: ledgerEvents.type,
+  kind: ledgerEntries.kind,
+  description: ledgerEntries.description,
+  position: ledgerLines.position,
+  code: ledgerAccounts.code,
+  name: ledgerAccounts.name,
+  currency: ledgerLines.currency,
+  side: ledgerLines.side,
+  amount: ledgerLines.amount,
+  memo: ledgerLines.memo,
+};
+type CsvRow = [string, string, string, string, string, string, number, string, string, string, 'debit' | 'credit', string, string | null];
+
+function csvLine(r: CsvRow): string {
+  const [effectiveAt, entryId, eventId, eventType, kind, description, position, code, name, currency, side, amount, memo] = r;
+  const money = formatMinor(BigInt(amount), currency);
+  const fields = [effectiveAt, entryId, eventId, eventType, kind, description, String(position + 1), code, name, currency, side === 'debit' ? money : '', side === 'credit' ? money : '', memo];
+  return fields.map(csvField).join(',');
+}
+
+function csvQuery(ctx: Context, entityId: string, f: Omit<JournalFilter, 'page' | 'pageSize'>): ReadQuery {
+  const query = ctx.db
+    .select(csvColumns)
     .from(ledgerEntries)
     .innerJoin(ledgerEvents, eq(ledgerEvents.id, ledgerEntries.eventId))
     .innerJoin(ledgerLines, eq(ledgerLines.entryId, ledgerEntries.id))
@@ -80,13 +105,40 @@ export function exportJournalCsv(ctx: Context, entityId: string, f: Omit<Journal
     .where(journalScope(ctx, entityId, f))
     .orderBy(asc(ledgerEntries.effectiveAt), asc(ledgerEntries.id), asc(ledgerLines.position))
     .limit(MAX_CSV_LINES + 1)
-    .all();
-  if (rows.length > MAX_CSV_LINES) throw new PayloadTooLargeError(`More than ${MAX_CSV_LINES} journal lines: export a shorter period (from, to)`);
+    .toSQL();
+  return { sql: query.sql, params: query.params, raw: true };
+}
+
+/** The CSV text, built from the rows a chunk at a time. */
+function csvBuilder() {
   const out = [CSV_HEADER.join(',')];
-  for (const r of rows) {
-    const amount = formatMinor(BigInt(r.line.amount), r.line.currency);
-    const fields = [r.entry.effectiveAt, r.entry.id, r.entry.eventId, r.eventType, r.entry.kind, r.entry.description, String(r.line.position + 1), r.code, r.name, r.line.currency, r.line.side === 'debit' ? amount : '', r.line.side === 'credit' ? amount : '', r.line.memo];
-    out.push(fields.map(csvField).join(','));
-  }
-  return `${out.join('\r\n')}\r\n`;
+  let lines = 0;
+  return {
+    add(rows: unknown[]) {
+      lines += rows.length;
+      // Past the limit the export is refused: formatting more would be wasted.
+      if (lines > MAX_CSV_LINES) throw new PayloadTooLargeError(`More than ${MAX_CSV_LINES} journal lines: export a shorter period (from, to)`);
+      for (const r of rows) out.push(csvLine(r as CsvRow));
+    },
+    text: () => `${out.join('\r\n')}\r\n`,
+  };
+}
+
+/**
+ * The journal as CSV, a row per line, oldest first (the same filters as the journal, no paging).
+ * Read by a worker thread on its own connection and formatted a chunk at a time, so the API
+ * answers other requests while a large export is made.
+ */
+export async function exportJournalCsv(ctx: Context, entityId: string, f: Omit<JournalFilter, 'page' | 'pageSize'>): Promise<string> {
+  const csv = csvBuilder();
+  await readInWorker(ctx, csvQuery(ctx, entityId, f), csv.add);
+  return csv.text();
+}
+
+/** The same CSV read here and now, on the server's connection: for a caller that reads other rows in the same moment (a business export). */
+export function exportJournalCsvNow(ctx: Context, entityId: string, f: Omit<JournalFilter, 'page' | 'pageSize'>): string {
+  const csv = csvBuilder();
+  const q = csvQuery(ctx, entityId, f);
+  csv.add(ctx.sqlite.prepare(q.sql).raw(true).all(...q.params));
+  return csv.text();
 }

@@ -15,9 +15,10 @@ import { batchReclassify } from './reclassify.js';
 import { listEventTypes } from './event-types.js';
 import { createAccount, deleteAccount, listAccounts, updateAccount } from './accounts.js';
 import { exportJournalCsv, listJournal, MAX_CSV_LINES } from './journal-report.js';
-import { getBalanceSheet, getProfitAndLoss } from './statements.js';
+import { readBalanceSheet, readProfitAndLoss } from './statements.js';
 import { checkEvent } from './check-event.js';
-import { getTrialBalance } from './trial-balance.js';
+import { readTrialBalance } from './trial-balance.js';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { getLedgerSettings, updateLedgerSettings } from './settings.js';
 
 const tags = ['Ledger'];
@@ -252,10 +253,10 @@ export const ledgerRoutes: RouteDef[] = [
       access: view,
       query: s.journalCsvQuery,
       produces: 'text/csv',
-      errors: { 413: 'Too many lines for one export' },
+      errors: { 413: 'Too many lines for one export', 503: LONG_READ_BUSY_DOC },
     },
-    ({ ctx, entityId, query, res }) => {
-      const csv = exportJournalCsv(ctx, entityId, query);
+    async ({ ctx, entityId, query, res }) => {
+      const csv = await exportJournalCsv(ctx, entityId, query);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', 'attachment; filename="journal.csv"');
       res.setHeader('Cache-Control', 'no-store');
@@ -263,16 +264,16 @@ export const ledgerRoutes: RouteDef[] = [
     },
   ),
   route(
-    { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to' } },
-    ({ ctx, entityId, query }) => getProfitAndLoss(ctx, entityId, query),
+    { method: 'get', path: '/api/ledger/reports/profit-and-loss', summary: 'Profit and loss for a period, per currency', tags, access: view, query: s.profitAndLossQuery, response: s.profitAndLossResponse, errors: { 400: 'from after to', 503: LONG_READ_BUSY_DOC } },
+    ({ ctx, entityId, query }) => readProfitAndLoss(ctx, entityId, query),
   ),
   route(
-    { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse },
-    ({ ctx, entityId, query }) => getBalanceSheet(ctx, entityId, query),
+    { method: 'get', path: '/api/ledger/reports/balance-sheet', summary: 'Balance sheet as of a date, per currency', tags, access: view, query: s.balanceSheetQuery, response: s.balanceSheetResponse, errors: { 503: LONG_READ_BUSY_DOC } },
+    ({ ctx, entityId, query }) => readBalanceSheet(ctx, entityId, query),
   ),
   route(
-    { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse },
-    ({ ctx, entityId, query }) => getTrialBalance(ctx, entityId, query.asOf),
+    { method: 'get', path: '/api/ledger/trial-balance', summary: 'Trial balance per account and currency as of a date', tags, access: view, query: s.trialBalanceQuery, response: s.trialBalanceResponse, errors: { 503: LONG_READ_BUSY_DOC } },
+    ({ ctx, entityId, query }) => readTrialBalance(ctx, entityId, query.asOf),
   ),
   route(
     { method: 'get', path: '/api/ledger/settings', summary: 'Ledger settings: approval thresholds', tags, access: view, response: s.settingsSchema },

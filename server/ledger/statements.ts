@@ -10,7 +10,7 @@ import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
 import { ensureLedger } from './setup.js';
 import { ledgerAccounts, type AccountType } from './tables.js';
-import { readParts } from './balances.js';
+import { readParts, readPartsInWorker, type Part } from './balances.js';
 
 type Account = typeof ledgerAccounts.$inferSelect;
 interface Line {
@@ -21,9 +21,9 @@ interface Line {
 }
 
 /** Net movement per account and currency, signed the way its type grows (assets and expenses by debits). */
-function netByAccount(db: Db, entityId: string, accounts: Map<string, Account>, at: string, after?: string): Map<string, Map<string, bigint>> {
+function netByAccount(parts: Part[], accounts: Map<string, Account>): Map<string, Map<string, bigint>> {
   const out = new Map<string, Map<string, bigint>>(); // currency → account → amount
-  for (const p of readParts(db, entityId, at, after)) {
+  for (const p of parts) {
     const a = accounts.get(p.accountId);
     invariant(a, 'every line names an account of its entity');
     const debitNormal = a.type === 'asset' || a.type === 'expense';
@@ -57,58 +57,89 @@ function readTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T): T {
   });
 }
 
-/** Revenue and expenses of the entries dated after `from` up to `to` (default: from the start, to now). */
-export function getProfitAndLoss(ctx: Context, entityId: string, q: { from?: string; to?: string }) {
-  const to = q.to ? new Date(q.to).toISOString() : nowIso(ctx);
-  const from = q.from ? new Date(q.from).toISOString() : undefined;
-  if (from && from > to) throw new BadRequestError('from must not be after to');
-  return readTx(ctx, entityId, (db) => {
-    const accounts = accountsOf(db, entityId);
-    const currencies = [...netByAccount(db, entityId, accounts, to, from)].sort(([x], [y]) => x.localeCompare(y));
-    return {
-      from: from ?? null,
-      to,
-      currencies: currencies.map(([currency, perAccount]) => {
-        const revenue = section(accounts, perAccount, 'revenue', currency);
-        const expenses = section(accounts, perAccount, 'expense', currency);
-        return {
-          currency,
-          revenue: { lines: revenue.lines, total: formatMinor(revenue.total, currency) },
-          expenses: { lines: expenses.lines, total: formatMinor(expenses.total, currency) },
-          netIncome: formatMinor(revenue.total - expenses.total, currency),
-        };
-      }),
-    };
-  });
+/** Revenue and expenses per currency from the totals of the period. */
+function profitAndLossOf(from: string | undefined, to: string, parts: Part[], accounts: Map<string, Account>) {
+  const currencies = [...netByAccount(parts, accounts)].sort(([x], [y]) => x.localeCompare(y));
+  return {
+    from: from ?? null,
+    to,
+    currencies: currencies.map(([currency, perAccount]) => {
+      const revenue = section(accounts, perAccount, 'revenue', currency);
+      const expenses = section(accounts, perAccount, 'expense', currency);
+      return {
+        currency,
+        revenue: { lines: revenue.lines, total: formatMinor(revenue.total, currency) },
+        expenses: { lines: expenses.lines, total: formatMinor(expenses.total, currency) },
+        netIncome: formatMinor(revenue.total - expenses.total, currency),
+      };
+    }),
+  };
 }
 
 /**
- * Assets, liabilities and equity as of a date. Earnings not yet closed into retained earnings
- * (revenue − expenses to date) are shown as their own equity line, so assets = liabilities +
- * equity holds for every currency (asserted).
+ * Assets, liabilities and equity per currency from the totals up to a date. Earnings not yet
+ * closed into retained earnings (revenue − expenses to date) are shown as their own equity line,
+ * so assets = liabilities + equity holds for every currency (asserted).
  */
+function balanceSheetOf(asOf: string, parts: Part[], accounts: Map<string, Account>) {
+  const currencies = [...netByAccount(parts, accounts)].sort(([x], [y]) => x.localeCompare(y));
+  return {
+    asOf,
+    currencies: currencies.map(([currency, perAccount]) => {
+      const assets = section(accounts, perAccount, 'asset', currency);
+      const liabilities = section(accounts, perAccount, 'liability', currency);
+      const equity = section(accounts, perAccount, 'equity', currency);
+      const earnings = section(accounts, perAccount, 'revenue', currency).total - section(accounts, perAccount, 'expense', currency).total;
+      const equityTotal = equity.total + earnings;
+      invariant(assets.total === liabilities.total + equityTotal, `balance sheet in ${currency}: assets equal liabilities plus equity`);
+      return {
+        currency,
+        assets: { lines: assets.lines, total: formatMinor(assets.total, currency) },
+        liabilities: { lines: liabilities.lines, total: formatMinor(liabilities.total, currency) },
+        equity: { lines: equity.lines, currentEarnings: formatMinor(earnings, currency), total: formatMinor(equityTotal, currency) },
+        liabilitiesAndEquity: formatMinor(liabilities.total + equityTotal, currency),
+      };
+    }),
+  };
+}
+
+function periodOf(ctx: Context, q: { from?: string; to?: string }) {
+  const to = q.to ? new Date(q.to).toISOString() : nowIso(ctx);
+  const from = q.from ? new Date(q.from).toISOString() : undefined;
+  if (from && from > to) throw new BadRequestError('from must not be after to');
+  return { from, to };
+}
+
+/** Revenue and expenses of the entries dated after `from` up to `to` (default: from the start, to now). */
+export function getProfitAndLoss(ctx: Context, entityId: string, q: { from?: string; to?: string }) {
+  const { from, to } = periodOf(ctx, q);
+  return readTx(ctx, entityId, (db) => profitAndLossOf(from, to, readParts(db, entityId, to, from), accountsOf(db, entityId)));
+}
+
+/** Assets, liabilities and equity as of a date (see balanceSheetOf). */
 export function getBalanceSheet(ctx: Context, entityId: string, q: { asOf?: string }) {
   const asOf = q.asOf ? new Date(q.asOf).toISOString() : nowIso(ctx);
-  return readTx(ctx, entityId, (db) => {
-    const accounts = accountsOf(db, entityId);
-    const currencies = [...netByAccount(db, entityId, accounts, asOf)].sort(([x], [y]) => x.localeCompare(y));
-    return {
-      asOf,
-      currencies: currencies.map(([currency, perAccount]) => {
-        const assets = section(accounts, perAccount, 'asset', currency);
-        const liabilities = section(accounts, perAccount, 'liability', currency);
-        const equity = section(accounts, perAccount, 'equity', currency);
-        const earnings = section(accounts, perAccount, 'revenue', currency).total - section(accounts, perAccount, 'expense', currency).total;
-        const equityTotal = equity.total + earnings;
-        invariant(assets.total === liabilities.total + equityTotal, `balance sheet in ${currency}: assets equal liabilities plus equity`);
-        return {
-          currency,
-          assets: { lines: assets.lines, total: formatMinor(assets.total, currency) },
-          liabilities: { lines: liabilities.lines, total: formatMinor(liabilities.total, currency) },
-          equity: { lines: equity.lines, currentEarnings: formatMinor(earnings, currency), total: formatMinor(equityTotal, currency) },
-          liabilitiesAndEquity: formatMinor(liabilities.total + equityTotal, currency),
-        };
-      }),
-    };
-  });
+  return readTx(ctx, entityId, (db) => balanceSheetOf(asOf, readParts(db, entityId, asOf), accountsOf(db, entityId)));
+}
+
+/*
+ * The API's routes read the same statements with the totals read by a read worker, so a long
+ * history never holds up other requests. The accounts are read after the totals: every account a
+ * line names is then there (an account with lines is never deleted).
+ */
+
+/** Profit and loss (as getProfitAndLoss), its totals read off the API's thread. */
+export async function readProfitAndLoss(ctx: Context, entityId: string, q: { from?: string; to?: string }) {
+  const { from, to } = periodOf(ctx, q);
+  ctx.db.transaction((tx) => ensureLedger(ctx, tx as unknown as Db, entityId));
+  const parts = await readPartsInWorker(ctx, entityId, to, from);
+  return profitAndLossOf(from, to, parts, accountsOf(ctx.db, entityId));
+}
+
+/** The balance sheet (as getBalanceSheet), its totals read off the API's thread. */
+export async function readBalanceSheet(ctx: Context, entityId: string, q: { asOf?: string }) {
+  const asOf = q.asOf ? new Date(q.asOf).toISOString() : nowIso(ctx);
+  ctx.db.transaction((tx) => ensureLedger(ctx, tx as unknown as Db, entityId));
+  const parts = await readPartsInWorker(ctx, entityId, asOf);
+  return balanceSheetOf(asOf, parts, accountsOf(ctx.db, entityId));
 }

@@ -5,7 +5,11 @@
 //
 // SCALE_EVENTS sets the size: 3 journal lines per event; the default (100,000 events, 300,000
 // lines) loads in one to three minutes here; SCALE_EVENTS=333334 is the issue's 1,000,000 lines.
-// SCALE_TICKETS (default 20,000, 5 messages each) tickets for the list and its searches.
+// SCALE_TICKETS (default 20,000) tickets for the list and its searches, with SCALE_MESSAGES
+// messages among them (default 5 a ticket); SCALE_DOCUMENTS documents (default 2,000).
+// SCALE_FULL=1 loads the issue's sizes: 1,000,000 journal lines, 200,000 tickets with 1,000,000
+// messages, 20,000 documents (takes long: not for a shared machine). Then /api/health p50/p99
+// alone and while reports and exports run (SCALE_HEALTH_MS per phase, SCALE_LOAD_CLIENTS clients).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -14,8 +18,11 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { startTestServer } from '../helpers/server.js';
 import { WORKER_POST } from './worker-post.js';
+import { healthUnderLoad } from './health-under-load.js';
+import type { Context } from '../../server/context.js';
 
-const EVENTS = Number(process.env.SCALE_EVENTS ?? 100_000);
+const FULL = process.env.SCALE_FULL === '1';
+const EVENTS = Number(process.env.SCALE_EVENTS ?? (FULL ? 333_334 : 100_000));
 const BATCH = 1000;
 const RUNS = Number(process.env.SCALE_RUNS ?? 7);
 /** Business dates spread over three years from here, a few events per day more or less. */
@@ -66,8 +73,13 @@ function load(url: string, key: string, entityId: string): Promise<{ ms: number;
   });
 }
 
-const TICKETS = Number(process.env.SCALE_TICKETS ?? 20_000);
-const MESSAGES_PER_TICKET = 5;
+const TICKETS = Number(process.env.SCALE_TICKETS ?? (FULL ? 200_000 : 20_000));
+const MESSAGES = Number(process.env.SCALE_MESSAGES ?? (FULL ? 1_000_000 : TICKETS * 5));
+const DOCUMENTS = Number(process.env.SCALE_DOCUMENTS ?? (FULL ? 20_000 : 2_000));
+const HEALTH_MS = Number(process.env.SCALE_HEALTH_MS ?? 5000);
+const LOAD_CLIENTS = Number(process.env.SCALE_LOAD_CLIENTS ?? 2);
+/** The messages of ticket i: MESSAGES spread evenly over the tickets. */
+const messagesOf = (i: number) => Math.floor(MESSAGES / TICKETS) + (i < MESSAGES % TICKETS ? 1 : 0);
 const WORDS = ['printer', 'invoice', 'refund', 'login', 'password', 'delivery', 'broken', 'duplicate', 'late', 'missing', 'order', 'account', 'screen', 'cable', 'upgrade', 'warranty'];
 
 /**
@@ -90,7 +102,29 @@ function loadTickets(sqlite: Database.Database, entityId: string): number {
       const at = new Date(START + i * 60_000).toISOString();
       const subject = `The ${word(i)} ${word(i * 7 + 3)} problem #${i}`;
       ticket.run(id, entityId, `SCALE-${i}`, subject, `Customer ${i} writes about the ${word(i * 3 + 1)}.`, `c${i}@example.com`, `Customer ${i}`, subject.toLowerCase(), at, at);
-      for (let m = 0; m < MESSAGES_PER_TICKET; m++) message.run(crypto.randomUUID(), entityId, id, `Customer ${i}`, `Message ${m} about the ${word(i * 11 + m * 5)} and the ${word(i + m * 13 + 7)}, number ${i * 10 + m}.`, at);
+      for (let m = 0; m < messagesOf(i); m++) message.run(crypto.randomUUID(), entityId, id, `Customer ${i}`, `Message ${m} about the ${word(i * 11 + m * 5)} and the ${word(i + m * 13 + 7)}, number ${i * 10 + m}.`, at);
+    }
+  })();
+  return performance.now() - started;
+}
+
+/**
+ * Documents, inserted with SQL in one transaction, all of one small PDF (stored once): the list
+ * and search read rows, not files. Skipped when the entity has documents already. Returns the
+ * time taken, or 0.
+ */
+function loadDocuments(ctx: Context, entityId: string): number {
+  if (DOCUMENTS === 0 || ctx.sqlite.prepare('select 1 from documents where entity_id = ? limit 1').get(entityId)) return 0;
+  const started = performance.now();
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+  const blob = ctx.blobs.put(pdf);
+  const insert = ctx.sqlite.prepare(
+    `insert into documents (id, entity_id, folder_id, name, sha256, size, page_count, pages, created_at, updated_at) values (?, ?, null, ?, ?, ?, 1, '[{"width":612,"height":792}]', ?, ?)`,
+  );
+  ctx.sqlite.transaction(() => {
+    for (let i = 0; i < DOCUMENTS; i++) {
+      const at = new Date(START + i * 600_000).toISOString();
+      insert.run(crypto.randomUUID(), entityId, `${WORDS[i % WORDS.length]} contract ${i}.pdf`, blob.sha256, blob.size, at, at);
     }
   })();
   return performance.now() - started;
@@ -134,7 +168,7 @@ export default async function scaleBench() {
       ({ key: client, entityId } = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as { key: { key: string }; entityId: string });
     } else {
       const user = await server.signup();
-      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger', 'read:helpdesk']);
+      client = await server.apiKeyClient(user, ['read:ledger', 'write:ledger', 'read:helpdesk', 'read:documents']);
       entityId = user.entityId;
       const loaded = await load(server.url, client.key, entityId);
       console.log(`${EVENTS.toLocaleString('en')} events through the batch route in ${(loaded.ms / 1000).toFixed(1)} s (${Math.round((EVENTS / loaded.ms) * 1000).toLocaleString('en')} events/s, ${loaded.failures} not 201)`);
@@ -143,7 +177,9 @@ export default async function scaleBench() {
     const lines = (server.ctx.sqlite.prepare('select count(*) as n from ledger_lines where entity_id = ?').get(entityId) as { n: number }).n;
     console.log(`${lines.toLocaleString('en')} journal lines in the entity`);
     const tickets = loadTickets(server.ctx.sqlite, entityId);
-    if (tickets) console.log(`${TICKETS.toLocaleString('en')} tickets with ${MESSAGES_PER_TICKET} messages each inserted with SQL (the search index kept by its triggers) in ${(tickets / 1000).toFixed(1)} s`);
+    if (tickets) console.log(`${TICKETS.toLocaleString('en')} tickets with ${MESSAGES.toLocaleString('en')} messages inserted with SQL (the search index kept by its triggers) in ${(tickets / 1000).toFixed(1)} s`);
+    const documents = loadDocuments(server.ctx, entityId);
+    if (documents) console.log(`${DOCUMENTS.toLocaleString('en')} documents inserted with SQL (one shared PDF) in ${(documents / 1000).toFixed(1)} s`);
     server.ctx.sqlite.pragma('wal_checkpoint(TRUNCATE)');
 
     // Plain SQL: the same questions asked of the same file on a connection of its own.
@@ -163,6 +199,7 @@ export default async function scaleBench() {
       `select ${ticketColumns} from helpdesk_tickets where entity_id = ? and id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?) order by created_at desc, id desc limit 50`,
     );
     const subjectSearch = plain.prepare(`select ${ticketColumns} from helpdesk_tickets where entity_id = ? and instr(search_text, ?) > 0 order by created_at desc, id desc limit 50`);
+    const documentList = plain.prepare('select * from documents where entity_id = ? order by created_at desc');
     const reads: [string, string, () => unknown][] = [
       ['tickets, first page of 50', `/api/helpdesk/tickets?entityId=${entityId}&limit=50`, () => ticketPage.all(entityId)],
       ['tickets, q=refund (full text)', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=refund`, () => ticketSearch.all(entityId, '"refund"*')],
@@ -172,6 +209,7 @@ export default async function scaleBench() {
       ['balance sheet', `/api/ledger/reports/balance-sheet?entityId=${entityId}&asOf=${asOf}`, () => sums.all(entityId, '', asOf)],
       ['profit and loss, one year', `/api/ledger/reports/profit-and-loss?entityId=${entityId}&from=${from}&to=${to}`, () => sums.all(entityId, from, to)],
       ['journal, first page of 50', `/api/ledger/journal?entityId=${entityId}&page=1&pageSize=50`, () => page.all(entityId).map((e) => pageLines.all((e as { id: string }).id))],
+      ['documents, all', `/api/documents?entityId=${entityId}`, () => documentList.all(entityId)],
     ];
     console.log(`median of ${RUNS} after a warm-up; HTTP with an API key, plain SQL on a read-only connection to the same file`);
     for (const [name, url, sql] of reads) {
@@ -184,6 +222,24 @@ export default async function scaleBench() {
       console.log(`${name.padEnd(28)} HTTP ${httpMs.toFixed(1).padStart(8)} ms (${status})   plain SQL ${sqlMs.toFixed(1).padStart(8)} ms   ratio ${(httpMs / sqlMs).toFixed(2)}×`);
     }
     plain.close();
+
+    // Reports and exports over the whole history, over and over, while /api/health is timed.
+    const allHeavy = [
+      `/api/ledger/journal.csv?entityId=${entityId}&to=${encodeURIComponent(new Date(START + 60 * 86_400_000).toISOString())}`,
+      `/api/helpdesk/tickets?entityId=${entityId}`,
+      `/api/ledger/reports/profit-and-loss?entityId=${entityId}&from=2023-01-01T00:00:00.000Z&to=${asOf}`,
+      `/api/ledger/trial-balance?entityId=${entityId}&asOf=${asOf}`,
+      `/api/ledger/reports/balance-sheet?entityId=${entityId}&asOf=${asOf}`,
+      `/api/documents?entityId=${entityId}`,
+    ];
+    // SCALE_LOAD=csv,tickets narrows the load to the reads whose path has one of these words (which one holds health up?).
+    const heavy = allHeavy.filter((u) => !process.env.SCALE_LOAD || process.env.SCALE_LOAD.split(',').some((w) => u.includes(w)));
+    const h = await healthUnderLoad({ url: server.url, key: client.key, urls: heavy, ms: HEALTH_MS, concurrency: LOAD_CLIENTS });
+    const line = (name: string, f: typeof h.idle) =>
+      console.log(`/api/health ${name.padEnd(30)} p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   max ${f.max.toFixed(1).padStart(7)} ms   (${f.count} requests${f.failed ? `, ${f.failed} not 200` : ''})`);
+    line('alone', h.idle);
+    line(`under report load (${LOAD_CLIENTS} clients)`, h.loaded);
+    console.log(`report load: ${Object.entries(h.statuses).map(([status, n]) => `${n} × ${status}`).join(', ')} of ${heavy.map((u) => u.split('?')[0]).join(', ')}`);
   } finally {
     await server.close();
   }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import asar from '@electron/asar';
+import Database from 'better-sqlite3';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -142,7 +143,7 @@ describe('desktop layout', () => {
         expect(fs.existsSync(resolved), resolved).toBe(true);
       }
     }
-    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './seal-worker.mjs']);
+    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './read-worker.mjs', './seal-worker.mjs']);
     // Outside an archive nothing changes (development, tests, the headless server).
     expect(asarUnpackedUrl('file:///home/me/bureau/out/main/index.js')).toBe('file:///home/me/bureau/out/main/index.js');
   });
@@ -181,6 +182,31 @@ describe('desktop layout', () => {
     expect(sealed.toString('latin1')).toContain('adbe.pkcs7.detached');
     expect((await PDFDocument.load(sealed)).getPageCount()).toBe(2); // the page + the certificate of completion
   }, 60_000);
+
+  it('reads with the read worker as packaged, loading better-sqlite3 from app.asar.unpacked', async () => {
+    const file = path.join(tmp, 'read-worker.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec("create table t (n integer, s text); insert into t values (1, 'Ä'), (2, 'b'), (3, 'c')");
+    const worker = new Worker(path.join(unpackedDir, 'out', 'main', 'read-worker.mjs'), { workerData: { file } });
+    try {
+      const rows: unknown[] = [];
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (m: { rows?: unknown[]; done?: boolean; error?: string }) => {
+          if (m.error) return reject(new Error(m.error));
+          rows.push(...(m.rows ?? []));
+          if (m.done) resolve();
+          else worker.postMessage({ type: 'more', id: 1 });
+        });
+        worker.once('error', reject);
+        worker.postMessage({ type: 'run', id: 1, sql: 'select n, unicode_lower(s) as s from t where n >= ? order by n', params: [1], raw: false, chunkRows: 2 });
+      });
+      expect(rows).toEqual([{ n: 1, s: 'ä' }, { n: 2, s: 'b' }, { n: 3, s: 'c' }]);
+    } finally {
+      await worker.terminate();
+      db.close();
+    }
+  });
 
   it('proves a JoinSplit with the prover worker and circuit artifacts as packaged', async () => {
     const alice = newKeys();

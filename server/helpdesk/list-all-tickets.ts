@@ -1,0 +1,26 @@
+import type { Context } from '../context.js';
+import { readInWorker } from '../db/read-pool.js';
+import { JsonText } from '../http/write-json.js';
+import type { ListTicketsQuery } from './schemas.js';
+import type { Ticket } from './present.js';
+import { asTickets, TICKET_COLUMNS, TICKET_ORDER, ticketFilter } from './tickets.js';
+
+/**
+ * The spec's unpaged list: every matching ticket, newest first, as the JSON array the contract
+ * gives. Read by a worker thread (its own read-only connection) and serialised a chunk at a time,
+ * so twenty thousand tickets never hold up the other requests. The text is exactly
+ * `JSON.stringify` of the array; `onTotal` gets the number of tickets in it.
+ */
+export async function listAllTicketsJson(ctx: Context, entityId: string, q: ListTicketsQuery, onTotal: (total: number) => void): Promise<JsonText<Ticket[]>> {
+  const { where, args } = ticketFilter(entityId, q);
+  const parts: string[] = [];
+  let total = 0;
+  await readInWorker(ctx, { sql: `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')} ${TICKET_ORDER}`, params: args }, (rows) => {
+    if (rows.length === 0) return;
+    total += rows.length;
+    // An array's JSON without its brackets: the chunks joined by commas are the whole array's.
+    parts.push(JSON.stringify(asTickets(rows)).slice(1, -1));
+  });
+  onTotal(total);
+  return new JsonText<Ticket[]>(`[${parts.join(',')}]`);
+}
