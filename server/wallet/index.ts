@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
 import { closeProver } from './prover.js';
+import { walletEvents } from './events.js';
 
 const INDEX_INTERVAL_MS = 4000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -39,6 +40,7 @@ function startWallet(ctx: Context): void {
 export const walletModule: Module = {
   name: 'wallet',
   routes: walletRoutes,
+  events: walletEvents,
   start: startWallet,
   stop: closeProver,
   sync: {
