@@ -5,6 +5,7 @@ import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
 import { closeProver } from './prover.js';
 import { walletEvents } from './events.js';
+import { backoffMs } from '../backoff.js';
 
 const INDEX_INTERVAL_MS = 4000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -25,7 +26,7 @@ function indexerTick(ctx: Context, chain: ChainConfig): () => Promise<void> {
       retryAt = 0;
     } catch (err) {
       failures++;
-      retryAt = now + Math.min(MAX_BACKOFF_MS, INDEX_INTERVAL_MS * 2 ** failures);
+      retryAt = now + backoffMs(failures + 1, { baseMs: INDEX_INTERVAL_MS, maxMs: MAX_BACKOFF_MS });
       ctx.log.warn({ chain: chain.name, failures, reason: (err as { details?: { reason?: string } }).details?.reason ?? (err as Error).message }, 'wallet indexer could not sync');
     }
   };
