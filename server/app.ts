@@ -14,6 +14,7 @@ import { createDirectDispatch } from './http/direct.js';
 import { weakEtag } from './http/write-json.js';
 import { VERSION } from './version.js';
 import { z } from 'zod';
+import { webhookDocs } from './webhooks/index.js';
 
 const coreRoutes: RouteDef[] = [
   route(
@@ -75,7 +76,7 @@ export function createApp(ctx: Context, jsonBody: RequestHandler = express.json(
   const routes = allRoutes();
   // Built on first request, not at start: it is about 300 ms of zod work nobody needs to start.
   let openapi: ReturnType<typeof buildOpenApi> | null = null;
-  app.get('/api/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApi(routes, VERSION))));
+  app.get('/api/openapi.json', (_req, res) => void res.json((openapi ??= buildOpenApi(routes, VERSION, webhookDocs()))));
   // Literal segments win over parameters (`/api/documents/folders` before `/api/documents/{id}`),
   // whatever order the modules are listed in.
   const specificity = (p: string) => p.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');

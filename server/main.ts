@@ -11,7 +11,7 @@ import { closeReadPool } from './db/read-pool.js';
 import { createTimeOrderedIds } from './db/ids.js';
 import { createFileSecretBox, type SecretBox } from './secrets.js';
 import { createBlobStore } from './blobs/store.js';
-import { createEventBus } from './events/bus.js';
+import { appPayloadCheck, createEventBus } from './events/bus.js';
 import { createLoops } from './loops.js';
 import { createRequestListener } from './app.js';
 import { modules } from './modules.js';
@@ -57,7 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     log,
     secrets: secrets ?? createFileSecretBox(config.dataDir),
     blobs: createBlobStore(path.join(config.dataDir, 'blobs')),
-    events: createEventBus({ db, now: () => clock.now().toISOString(), nextId: ids.next }),
+    events: createEventBus({ db, now: () => clock.now().toISOString(), nextId: ids.next, check: appPayloadCheck }),
     loops: createLoops(log, config.backgroundLoops),
   };
   for (const m of modules) m.start?.(ctx);

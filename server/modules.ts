@@ -14,6 +14,7 @@ import { backupModule } from './backup/index.js';
 import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
 import type { Db } from './db/open.js';
+import { registerEvents, type EventDefinitions } from './events/catalogue.js';
 
 const authModule: Module = {
   name: 'auth',
@@ -34,6 +35,8 @@ const authModule: Module = {
 export interface Module {
   name: string;
   routes: RouteDef[];
+  /** The domain event types it records, each with the schema of its payload (its `events.ts`). */
+  events?: EventDefinitions;
   start?(ctx: Context): void;
   /** Releases what `start` or the routes acquired (worker threads, child processes). */
   stop?(ctx: Context): Promise<void> | void;
@@ -63,6 +66,9 @@ export interface Module {
 }
 
 export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule];
+
+// The event catalogue is the modules' events: handed to the kernel once, as the modules load.
+for (const m of modules) if (m.events) registerEvents(m.events);
 
 /** Every table's sync policy, from the modules that own them. */
 export function tablePolicies(): TablePolicies {

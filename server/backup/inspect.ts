@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { defaultMigrationsDir } from '../db/open.js';
 import { registerCaptureFallbacks } from '../sync/fallbacks.js';
+import { quoteIdent as quote } from '../db/quote.js';
 
 /**
  * What a database holds, read generically from its schema so that a module's new table is
@@ -12,7 +13,6 @@ import { registerCaptureFallbacks } from '../sync/fallbacks.js';
  */
 
 const BLOB_HASH = /^[0-9a-f]{64}$/;
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export function userTables(db: Database.Database): string[] {
   return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string }[]).map((r) => r.name);

@@ -9,8 +9,7 @@ import { ArchiveError, fsyncDir } from './archive.js';
 import { columnsOf, userTables } from './inspect.js';
 import { openArchiveForRestore, RestoreError, restoreReport, stageRestore, type RestoreReport } from './restore-backup.js';
 import { exclusive } from './run-backup.js';
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+import { quoteIdent as quote } from '../db/quote.js';
 
 /** An install with no account and no business yet: the only one a backup may be restored into. */
 export function isFreshInstall(db: Database.Database): boolean {

@@ -8,10 +8,12 @@ import { completeSignedRequests } from './complete-signed.js';
 import { reactToHostedSigning } from './hosted-signing.js';
 import { signingMailReasonGone } from './mail-reason.js';
 import { registerMailReasonCheck } from '../mail/index.js';
+import { documentEvents } from './events.js';
 
 export const documentsModule: Module = {
   name: 'documents',
   routes: documentsModuleRoutes,
+  events: documentEvents,
   sync: {
     documents: { kind: 'mutable', blobs: ['sha256'] },
     // Status moves are guarded transitions, and so is every audit entry (through audit_head): two

@@ -1,6 +1,10 @@
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/open.js';
 import { outbox, outboxCursors } from './tables.js';
+import { checkEventPayload, type EventPayloads } from './catalogue.js';
+
+/** What a producer records: the type picks the payload shape (`EventPayloads`, from each module's `events.ts`). */
+export type NewEvent<T extends keyof M & string, M = EventPayloads> = { entityId: string; type: T; data: M[T] };
 
 export interface DomainEvent {
   id: string;
@@ -21,14 +25,15 @@ export type OutboxConsumer = (events: DomainEvent[], tx: Db) => void;
 /** Live listeners (server-sent events) are told after commit; they are not durable. */
 export type LiveListener = (event: DomainEvent) => void;
 
-export interface EventBus {
+/** `M`: event type → payload; the app's catalogue unless a test of the outbox itself says otherwise. */
+export interface EventBus<M = EventPayloads> {
   /**
    * Records an event in the outbox; call inside the transaction that makes the change. For a
    * linked entity it also becomes a synced fact (`entity_events`), unless it is `replayOf` another
    * writer that recorded it already (the hosted instance), or `local` (about this device only, such
    * as its sync undoing a change): then it is for this device's consumers only.
    */
-  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
+  record<T extends keyof M & string>(tx: Db, event: NewEvent<T, M>, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
   /** The linked entities and this device's id in each (set by sync whenever links change). */
   setLinked(devices: Map<string, string>): void;
   /** This device's id in a linked entity, or undefined when the entity is not linked. */
@@ -41,7 +46,15 @@ export interface EventBus {
   drain(): number;
 }
 
-export function createEventBus(deps: { db: Db; now: () => string; nextId: () => string }): EventBus {
+/**
+ * The app's payload check (`check` below): against the catalogue's schemas in development and
+ * tests, not in production. The types already hold every producer to its shape; the check catches
+ * what types cannot (casts, values read back from rows). In production it would cost the hot path
+ * (a ledger posting records an event) a parse, and fail a user's change over its event's shape.
+ */
+export const appPayloadCheck = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development' ? checkEventPayload : undefined;
+
+export function createEventBus<M = EventPayloads>(deps: { db: Db; now: () => string; nextId: () => string; check?: (type: string, data: unknown) => void }): EventBus<M> {
   const consumers = new Map<string, OutboxConsumer>();
   const live = new Set<LiveListener>();
   let liveCursor = '';
@@ -89,7 +102,8 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
 
   return {
     record(tx, event, opts) {
-      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), ...event, replayOf: opts?.replayOf ?? (opts?.local ? 'device' : null) };
+      deps.check?.(event.type, event.data);
+      const row: DomainEvent = { id: deps.nextId(), createdAt: deps.now(), entityId: event.entityId, type: event.type, data: event.data as Record<string, unknown>, replayOf: opts?.replayOf ?? (opts?.local ? 'device' : null) };
       // Prepared once on the one connection every transaction (`tx`) runs on: building the drizzle
       // insert on each call was a fifth of posting a ledger event (profiled).
       const data = JSON.stringify(row.data);

@@ -1,39 +1,71 @@
+import { z } from 'zod';
+
 /**
- * Every domain event type the server records, with what it means. Webhook subscriptions may
- * name these (or `*`); each module adds its own types here.
+ * Every domain event type the server records: what it means and the zod schema of its `data`
+ * (the webhook body's `data`). Each module declares its own in its `events.ts` with
+ * `defineEvents`, adds their payload types to `EventPayloads` (so `record` is typed by event
+ * type) and hands the definitions to the catalogue through its `Module.events`.
  */
+export interface EventDefinition {
+  description: string;
+  data: z.ZodType;
+  /** About this device only (never synced, never delivered): not offered to webhook subscriptions. */
+  local?: true;
+}
+export type EventDefinitions = Record<string, EventDefinition>;
+
+/**
+ * Event type → the `data` a producer passes to `record`. Empty here: each module's `events.ts`
+ * augments it (`declare module '../events/catalogue.js'`), so the kernel names no module.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface EventPayloads {}
+export type EventType = keyof EventPayloads & string;
+/** The payload types of a module's definitions, for its `EventPayloads` augmentation. */
+export type PayloadsOf<D extends EventDefinitions> = { [K in keyof D]: z.input<D[K]['data']> };
+
+/** Checks the definitions' shape at compile time and keeps their literal keys. */
+export function defineEvents<const D extends EventDefinitions>(defs: D): D {
+  return defs;
+}
+
 export interface EventTypeInfo {
   type: string;
   description: string;
 }
 
-export const EVENT_CATALOGUE: EventTypeInfo[] = [
-  { type: 'ticket.created', description: 'A helpdesk ticket was created. data: { ticket, actor }' },
-  { type: 'ticket.updated', description: 'Ticket fields changed. data: { ticket, changes: string[], actor }' },
-  { type: 'ticket.status_changed', description: 'A ticket moved to another status. data: { ticket, from, to, actor }' },
-  { type: 'ticket.assigned', description: 'A ticket was assigned or unassigned. data: { ticket, from, to, actor }' },
-  { type: 'ticket.message.created', description: 'A reply, internal note or customer message was added. data: { ticket, message, actor }' },
-  { type: 'transfer.shielded', description: 'A deposit into the shielded pool was confirmed on chain. data: { activity }' },
-  { type: 'transfer.sent', description: 'A private transfer from this entity was confirmed on chain. data: { activity }' },
-  { type: 'transfer.received', description: 'A shielded note for this entity was found and decrypted. data: { activity }' },
-  { type: 'transfer.unshielded', description: 'A withdrawal from the shielded pool to a public address was confirmed on chain. data: { activity }' },
-  { type: 'notification.created', description: 'A notification was created. data: { notification }' },
-  { type: 'webhook.endpoint_disabled', description: 'A webhook subscription was disabled after sustained failure or 410 Gone. data: { subscription: { id, url }, reason }' },
-  { type: 'ledger.event.posted', description: 'A ledger event was posted to the journal (on receipt, on approval or as a reclassification). data: { eventId, eventType, postingStatus, entryId, approvedBy? }' },
-  { type: 'ledger.event.pending_approval', description: 'A ledger event reached an approval threshold and is held. data: { eventId, eventType, postingStatus }' },
-  { type: 'ledger.event.failed', description: 'A ledger event could not be posted (invalid payload, rule failure) or was rejected. data: { eventId, eventType, postingStatus, postingError, rejectedBy? }' },
-  { type: 'ledger.event.reversed', description: 'A posted ledger event was reversed (directly or by reclassification). data: { eventId, eventType, postingStatus, reversalEntryId, reclassifiedTo?, newEventType? }' },
-  { type: 'document.uploaded', description: 'A PDF was uploaded. data: { documentId, name, sha256, size, pageCount, folderId }' },
-  { type: 'signature_request.sent', description: 'A signature request was sent to its signers. data: { requestId, title, documentId, signers: [{ id, email, role }] }' },
-  { type: 'signature_request.completed', description: 'Everyone signed; the sealed PDF exists. data: { requestId, title, documentId, signedSha256, completedAt }' },
-  { type: 'signature_request.cancelled', description: 'The sender cancelled a signature request. data: { requestId, title, from }' },
-  { type: 'signature_request.declined', description: 'A signer declined; the request is closed. data: { requestId, title, signerId, name, email, reason }' },
-  { type: 'signature_request.expired', description: 'The due date passed before everyone signed. data: { requestId, title, dueDate }' },
-  { type: 'signer.signed', description: 'One signer signed (or approved / acknowledged). data: { requestId, signerId, name, email, role, signedAt }' },
-  { type: 'mail.sent', description: "An e-mail was delivered to this device's SMTP server or handed to the hosted instance, which sends it (`via`: smtp | hosted). data: { mailId, to, subject, ref, via }" },
-  { type: 'mail.failed', description: 'An e-mail could not be delivered after all retries. data: { mailId, to, subject, ref, error }' },
-];
+const definitions = new Map<string, EventDefinition>();
+
+/** Called by the composition root with every module's definitions; a type defined twice is a mistake. */
+export function registerEvents(defs: EventDefinitions): void {
+  for (const [type, def] of Object.entries(defs)) {
+    const known = definitions.get(type);
+    if (known && known !== def) throw new Error(`Event type ${type} is defined twice`);
+    definitions.set(type, def);
+  }
+}
+
+/** The types a webhook subscription may name (or `*`), with what each means. */
+export function eventCatalogue(): EventTypeInfo[] {
+  return [...definitions].filter(([, d]) => !d.local).map(([type, d]) => ({ type, description: d.description }));
+}
+
+/** Every registered type with its definition (local ones too). */
+export function eventDefinitions(): ReadonlyMap<string, EventDefinition> {
+  return definitions;
+}
 
 export function isKnownEventType(type: string): boolean {
-  return EVENT_CATALOGUE.some((e) => e.type === type);
+  return definitions.has(type) && !definitions.get(type)!.local;
+}
+
+/** Thrown (development and tests only) when a recorded payload does not match its schema. */
+export class EventPayloadError extends Error {}
+
+/** Fails when `type` has no schema or `data` does not match it. */
+export function checkEventPayload(type: string, data: unknown): void {
+  const def = definitions.get(type);
+  if (!def) throw new EventPayloadError(`Event type ${type} has no schema in the event catalogue`);
+  const parsed = def.data.safeParse(data);
+  if (!parsed.success) throw new EventPayloadError(`Event ${type}: data does not match its schema: ${z.prettifyError(parsed.error)}`);
 }

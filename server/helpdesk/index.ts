@@ -5,10 +5,12 @@ import { startMailIn, stopMailIn } from './mail-watch.js';
 import { recordDeliveryResults } from './deliveries.js';
 
 import { fact, local, mutable } from '../sync/policy.js';
+import { helpdeskEvents } from './events.js';
 
 export const helpdeskModule: Module = {
   name: 'helpdesk',
   routes: [...helpdeskRoutes, ...mailboxRoutes],
+  events: helpdeskEvents,
   sync: {
     helpdesk_tickets: mutable,
     helpdesk_messages: fact,

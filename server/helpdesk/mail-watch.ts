@@ -7,6 +7,7 @@ import { helpdeskMailboxImap } from './tables.js';
 import { describeImapError, imapClient, openInbox } from './imap.js';
 import { imapRowOf, imapSettingsOf, type ImapRow } from './mailbox.js';
 import { ingestEmail, MAX_RAW_BYTES } from './mail-in.js';
+import { backoffMs as backoff } from '../backoff.js';
 
 /** Without a kept connection (or IDLE), the mailbox is checked this often. */
 const POLL_EVERY_MS = 60_000;
@@ -47,7 +48,7 @@ function setImap(ctx: Context, entityId: string, set: Partial<ImapRow>) {
 }
 
 const later = (ctx: Context, ms: number) => new Date(ctx.clock.now().getTime() + ms).toISOString();
-export const backoffMs = (failures: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
+export const backoffMs = (failures: number) => backoff(failures, { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS });
 
 /** Which UIDs to take: after the last one taken, or (first time, or the mailbox was recreated) recent mail. */
 async function uidsToFetch(client: ImapFlow, row: ImapRow, ctx: Context): Promise<{ uids: number[]; validity: string; floor: number }> {

@@ -12,6 +12,7 @@ import { writeSystemMessage } from './timeline.js';
 import { presentMessage, presentTicket, type Actor, type Ticket, type TicketRow } from './present.js';
 import { withMailDetails } from './message-mail.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
 
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
 const searchTextOf = (subject: string) => subject.toLowerCase();
@@ -78,18 +79,6 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
   return { ...presentTicket(row), messages: withMailDetails(ctx, entityId, ticketId, messages.map(presentMessage)) };
 }
 
-function encodeCursor(t: Pick<TicketRow, 'createdAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([t.createdAt, t.id])).toString('base64url');
-}
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
-  } catch {
-    // fall through
-  }
-  throw new BadRequestError('cursor is not valid');
-}
 
 /**
  * The FTS5 query for a search box's text: every word must appear, each as a prefix, quoted so
@@ -198,7 +187,7 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   }
   const rows = asTickets(listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1));
   const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]) : null;
+  const nextCursor = rows.length > limit ? encodeCursor([page[page.length - 1].createdAt, page[page.length - 1].id]) : null;
   return { items: page, total, nextCursor };
 }
 

@@ -16,6 +16,7 @@ import { serverTime } from './context.js';
 import { mirroredRow, recordHostedChanges, type HostedChange, type RowData } from './mirror.js';
 import { webhookJobs } from './schema.js';
 import { hostedSecretOf } from './webhook-secrets.js';
+import type { EventPayloads } from '../events/catalogue.js';
 
 type Job = typeof webhookJobs.$inferSelect;
 
@@ -179,7 +180,7 @@ function endpointHealth(h: HostedContext, job: Job, sub: RowData, ok: boolean, r
       table: 'entity_events',
       rowId: eventId,
       op: 'fact',
-      columns: { id: eventId, entity_id: job.entityId, type: 'webhook.endpoint_disabled', data: JSON.stringify({ subscription: { id: job.subscriptionId, url: sub.url }, reason }), created_at: now, origin: HOSTED_DELIVERER },
+      columns: { id: eventId, entity_id: job.entityId, type: 'webhook.endpoint_disabled', data: JSON.stringify({ subscription: { id: job.subscriptionId, url: String(sub.url) }, reason } satisfies EventPayloads['webhook.endpoint_disabled']), created_at: now, origin: HOSTED_DELIVERER },
     },
   ];
 }

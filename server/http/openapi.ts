@@ -30,7 +30,7 @@ export interface ApiInfo {
 }
 
 /** OpenAPI 3.1 document generated from endpoints' zod schemas (the desktop's and the hosted instance's). */
-export function openApiDocument(info: ApiInfo, operations: DocumentedOperation[]) {
+export function openApiDocument(info: ApiInfo, operations: DocumentedOperation[], webhooks?: Record<string, unknown>) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { doc, security, accessNote, errors } of operations) {
     const responses: Record<string, unknown> = {
@@ -67,11 +67,12 @@ export function openApiDocument(info: ApiInfo, operations: DocumentedOperation[]
       securitySchemes: info.securitySchemes as never,
     },
     paths: paths as never,
+    ...(webhooks ? { webhooks: webhooks as never } : {}),
   });
 }
 
-/** The desktop's document: every route of the local API. */
-export function buildOpenApi(routes: RouteDef[], version: string) {
+/** The desktop's document: every route of the local API, and the webhooks it sends (`webhooks`, by event type). */
+export function buildOpenApi(routes: RouteDef[], version: string, webhooks?: Record<string, unknown>) {
   const operations = routes.map(({ spec }): DocumentedOperation => {
     const access = spec.access;
     const security: Record<string, string[]>[] =
@@ -103,5 +104,6 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
       },
     },
     operations,
+    webhooks,
   );
 }

@@ -6,6 +6,7 @@ import type { Auth } from '../auth/authenticate.js';
 import { resolveEntityAccess, type EntitySource } from './entity-scope.js';
 import { UnauthorizedError } from './errors.js';
 import { writeJson, type EtagFn, type JsonText } from './write-json.js';
+import { execute, type Answer, type AppSpec } from './execute.js';
 
 export type Method = 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -52,8 +53,8 @@ export interface RouteDoc<P extends ZodType = ZodType, Q extends ZodType = ZodTy
   alsoAnswers?: Record<number, { description: string; schema: ZodType }>;
 }
 
-export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType, R extends ZodType> extends RouteDoc<P, Q, B, R> {
-  access: RouteAccess;
+/** The desktop's endpoint: the shared spec (execute.ts) with the desktop's access. */
+export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodType, R extends ZodType> extends AppSpec<RouteAccess, P, Q, B, R> {
   /**
    * Answered by the direct dispatcher (server/http/direct.ts) without Express: for the hottest
    * routes only. Their handler uses the RouteContext fields, `setStatus` and `res.setHeader`
@@ -86,7 +87,7 @@ export interface RouteDef {
 type Out<T> = T extends ZodType ? z.output<T> : undefined;
 
 /** What a handler answers: the response, or the response already serialised (a long list's, built in slices). */
-type Answer<T> = T | JsonText<T>;
+type HandlerAnswer<T> = T | JsonText<T>;
 
 /** Declares one endpoint: its schemas (validated and documented) and its handler. */
 export function route<
@@ -94,7 +95,7 @@ export function route<
   Q extends ZodType = ZodType<undefined>,
   B extends ZodType = ZodType<undefined>,
   R extends ZodType = ZodType<unknown>,
->(spec: RouteSpec<P, Q, B, R>, handle: (c: RouteContext<Out<P>, Out<Q>, Out<B>>) => Answer<z.input<R>> | Promise<Answer<z.input<R>>> | void | Promise<void>): RouteDef {
+>(spec: RouteSpec<P, Q, B, R>, handle: (c: RouteContext<Out<P>, Out<Q>, Out<B>>) => HandlerAnswer<z.input<R>> | Promise<HandlerAnswer<z.input<R>>> | void | Promise<void>): RouteDef {
   return { spec, handle } as unknown as RouteDef;
 }
 
@@ -111,35 +112,36 @@ export interface RouteRequest {
 }
 
 /** A route's success status and result (undefined: no body), or null when the handler answered itself. */
-export type RouteAnswer = { status: number; result: unknown } | null;
+export type RouteAnswer = Answer;
 
 /**
- * Runs a route: authorizes per access, validates input and calls the handler. Throws what any of
- * them throws. A synchronous handler's answer comes back synchronously (the direct dispatcher
- * then answers in the same turn: measured faster than after a microtask), an async one's as a
- * promise.
+ * Runs a route through the shared executor (execute.ts) with the desktop's access: authorizes,
+ * validates input and calls the handler. Throws what any of them throws. A synchronous handler's
+ * answer comes back synchronously (the direct dispatcher then answers in the same turn), an async
+ * one's as a promise.
  */
 export function executeRoute(def: RouteDef, ctx: Context, r: RouteRequest): RouteAnswer | Promise<RouteAnswer> {
   const { spec } = def;
+  let call: RouteCall;
+  return execute(spec, r, {
+    authorize: () => authorizeRoute(ctx, r, spec.access),
+    run: (entityId, input) => def.handle((call = new RouteCall(ctx, r, input.params, input.query, input.body, r.auth, entityId, spec.status ?? 200))),
+    answered: () => r.res.headersSent || r.res.writableEnded,
+    status: () => call.status,
+  });
+}
+
+/** The desktop's access: a session or API key as the route asks; for entity routes, the entity it may act on ('' otherwise). */
+function authorizeRoute(ctx: Context, r: RouteRequest, access: RouteAccess): string {
   const { auth } = r;
-  let entityId = '';
-  if (spec.access === 'user') {
+  if (access === 'user') {
     if (!auth) throw new UnauthorizedError();
-  } else if (spec.access === 'session') {
+  } else if (access === 'session') {
     if (!auth || auth.kind !== 'session') throw new UnauthorizedError('A signed-in session is required');
-  } else if (spec.access !== 'public') {
-    entityId = resolveEntityAccess(ctx, r, auth, spec.access);
+  } else if (access !== 'public') {
+    return resolveEntityAccess(ctx, r, auth, access);
   }
-  const params = spec.params ? spec.params.parse(r.params) : undefined;
-  const query = spec.query ? spec.query.parse(r.query) : undefined;
-  const body = spec.body ? spec.body.parse(r.body ?? {}) : undefined;
-  const call = new RouteCall(ctx, r, params, query, body, auth, entityId, spec.status ?? 200);
-  const finish = (result: unknown): RouteAnswer => {
-    if (r.res.headersSent || r.res.writableEnded) return null;
-    return result === undefined ? { status: spec.status ?? 204, result } : { status: call.status, result };
-  };
-  const result = def.handle(call);
-  return result instanceof Promise ? result.then(finish) : finish(result);
+  return '';
 }
 
 /**

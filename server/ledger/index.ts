@@ -1,11 +1,13 @@
 import type { Module } from '../modules.js';
 import { fact, guarded, local, mutable } from '../sync/policy.js';
 import { ledgerRoutes } from './routes.js';
+import { ledgerEvents } from './events.js';
 
 /** The ledger: business events, the posting engine, the double-entry journal and its reports. */
 export const ledgerModule: Module = {
   name: 'ledger',
   routes: ledgerRoutes,
+  events: ledgerEvents,
   sync: {
     ledger_settings: mutable,
     // Ids by code (ids.ts): the default chart seeded on two devices is one chart.

@@ -2,6 +2,7 @@ import type { Module } from '../modules.js';
 import { local } from '../sync/policy.js';
 import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
+import { mailEvents } from './events.js';
 
 // What other modules use of mail: queue in their transaction, re-queue, and read retry errors.
 export { queueMail, requeueMail, retryErrors, mailRouteOf, dropQueuedMail, type MailInput } from './mail.js';
@@ -11,6 +12,7 @@ export type { MailHeaders } from './tables.js';
 export const mailModule: Module = {
   name: 'mail',
   routes: mailRoutes,
+  events: mailEvents,
   sync: {
     mail_outbox: local('mail is sent by the device where the change began'),
     mail_settings: local("this install's own SMTP server"),

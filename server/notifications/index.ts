@@ -4,10 +4,12 @@ import { registerNotificationConsumer } from './consumer.js';
 import { announceArrivals } from './arrivals.js';
 
 import { mutable } from '../sync/policy.js';
+import { notificationEvents } from './events.js';
 
 export const notificationsModule: Module = {
   name: 'notifications',
   routes: notificationRoutes,
+  events: notificationEvents,
   start: registerNotificationConsumer,
   onApplied: announceArrivals,
   sync: {

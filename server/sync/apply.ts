@@ -6,8 +6,7 @@ import type Database from 'better-sqlite3';
 import type { LoggedChange } from './protocol.js';
 import { DELETED, ROW_STAMP } from './capture.js';
 import type { SyncedTable } from './policy.js';
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+import { quoteIdent as q } from '../db/quote.js';
 
 export interface ApplyOutcome {
   applied: number;

@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 import { v4 as uuidv4 } from 'uuid';
 import { formatStamp, parseStamp, receive, tick, type HlcState } from './hlc.js';
 import type { SyncedTable } from './policy.js';
+import { quoteIdent as q } from '../db/quote.js';
 
 /** The column a delete of a mutable row is recorded in. */
 export const DELETED = '_deleted';
@@ -33,7 +34,6 @@ export interface Capture {
   readonly node: string;
 }
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** The row id of a row: its primary key, or the JSON array of a composite key. */

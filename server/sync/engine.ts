@@ -24,6 +24,7 @@ import { createReadOnlyGuard } from './read-only.js';
 import { tickLive, LIVE_TICK_MS } from './live.js';
 import { waitingChanges } from './waiting.js';
 import { hostedNow, noteServerTime, type ClockState } from './clock.js';
+import { backoffMs } from '../backoff.js';
 
 export type LinkRow = typeof syncLinks.$inferSelect;
 
@@ -373,7 +374,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
       if (status === 426 && !engine.readOnly.has(entityId)) engine.guard.set(engine.readOnly.add(entityId));
       const failures = (engine.backoff.get(entityId)?.failures ?? 0) + 1;
       const retryAfterMs = err instanceof HostedError && err.retryAfterSeconds ? err.retryAfterSeconds * 1000 : 0;
-      const delay = Math.max(retryAfterMs, Math.min(300_000, 1000 * 2 ** (failures - 1)) * (0.5 + Math.random() / 2));
+      const delay = Math.max(retryAfterMs, backoffMs(failures, { baseMs: 1000, maxMs: 300_000, jitter: [0.5, 1] }));
       engine.backoff.set(entityId, { failures, nextAt: Date.now() + delay, ...(retryAfterMs > 0 ? { retryAfterUntil: Date.now() + retryAfterMs } : {}) });
     }
   })().finally(() => {

@@ -10,8 +10,7 @@ import { DELETED } from './capture.js';
 import type { SyncedTable } from './policy.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { entityEvents } from '../events/tables.js';
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+import { quoteIdent as q } from '../db/quote.js';
 
 /**
  * Each outermost `ctx.db.transaction()` starts a new group. (Transactions here are synchronous;

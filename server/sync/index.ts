@@ -5,10 +5,12 @@ import { hostedMailRelay } from './mail-relay.js';
 import { stopLive } from './live.js';
 import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
+import { syncEvents } from './events.js';
 
 export const syncModule: Module = {
   name: 'sync',
   routes: syncRoutes,
+  events: syncEvents,
   start: (ctx) => {
     startSyncEngine(ctx);
     registerHostedMailRelay(ctx, hostedMailRelay);

@@ -22,8 +22,8 @@ import { MAX_SNAPSHOT_LINE_BYTES, PROTOCOL_VERSION, snapshotEnd, snapshotHeader,
 import type { SyncedTable } from './policy.js';
 import { syncLinks } from './tables.js';
 import { invariant } from './invariant.js';
+import { quoteIdent as q } from '../db/quote.js';
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const at = (column: string) => `'$.data.${q(column)}'`;
 /** Rows staged per statement: the JSON of one batch is parsed by SQLite, not by JavaScript. */
 const STAGE_BATCH = 2000;

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { walletActivity, type PaymentPurpose } from './tables.js';
+import type { WalletEventType } from './events.js';
 
 /** How long a proved bundle stays valid on chain (its extData deadline). */
 export const BUNDLE_LIFETIME_SECONDS = 3600;
@@ -82,7 +83,7 @@ export function insertActivity(ctx: Context, tx: Db, a: NewActivity): ActivityRo
   return row;
 }
 
-const EVENT_OF: Record<ActivityKind, string> = {
+const EVENT_OF: Record<ActivityKind, WalletEventType> = {
   shielded: 'transfer.shielded',
   sent: 'transfer.sent',
   received: 'transfer.received',

@@ -4,6 +4,8 @@ import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
 import { closeProver } from './prover.js';
+import { walletEvents } from './events.js';
+import { backoffMs } from '../backoff.js';
 
 const INDEX_INTERVAL_MS = 4000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -24,7 +26,7 @@ function indexerTick(ctx: Context, chain: ChainConfig): () => Promise<void> {
       retryAt = 0;
     } catch (err) {
       failures++;
-      retryAt = now + Math.min(MAX_BACKOFF_MS, INDEX_INTERVAL_MS * 2 ** failures);
+      retryAt = now + backoffMs(failures + 1, { baseMs: INDEX_INTERVAL_MS, maxMs: MAX_BACKOFF_MS });
       ctx.log.warn({ chain: chain.name, failures, reason: (err as { details?: { reason?: string } }).details?.reason ?? (err as Error).message }, 'wallet indexer could not sync');
     }
   };
@@ -39,6 +41,7 @@ function startWallet(ctx: Context): void {
 export const walletModule: Module = {
   name: 'wallet',
   routes: walletRoutes,
+  events: walletEvents,
   start: startWallet,
   stop: closeProver,
   sync: {

@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
 import { webhookAttempts, webhookDeliveries } from './tables.js';
 import { findSubscription } from './subscriptions.js';
 import { attemptDelivery, serialized } from './worker.js';
 import { deliversHere } from './deliverer.js';
 import { MAX_ATTEMPTS } from './schedule.js';
 import { nowIso } from '../context.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -24,19 +25,10 @@ function attemptsOf(ctx: Context, deliveryIds: string[]) {
   return map;
 }
 
-// Ordered by event id within a moment: delivery ids are name-based (deliveryIdOf), event ids are time-ordered.
-const encodeCursor = (d: DeliveryRow) => Buffer.from(JSON.stringify([d.createdAt, d.eventId])).toString('base64url');
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as [string, string];
-  } catch {
-    // fall through
-  }
-  throw new BadRequestError('cursor is not valid');
-}
-
-/** The delivery log of one endpoint, newest first, each with every attempt. */
+/**
+ * The delivery log of one endpoint, newest first, each with every attempt. Ordered by event id
+ * within a moment: delivery ids are name-based (deliveryIdOf), event ids are time-ordered.
+ */
 export function listDeliveries(ctx: Context, entityId: string, subscriptionId: string, q: { status?: DeliveryRow['status']; limit: number; cursor?: string }) {
   findSubscription(ctx.db, entityId, subscriptionId);
   const filters: (SQL | undefined)[] = [eq(webhookDeliveries.entityId, entityId), eq(webhookDeliveries.subscriptionId, subscriptionId)];
@@ -54,7 +46,7 @@ export function listDeliveries(ctx: Context, entityId: string, subscriptionId: s
     .all();
   const page = rows.slice(0, q.limit);
   const attempts = attemptsOf(ctx, page.map((d) => d.id));
-  return { items: page.map((d) => present(d, attempts.get(d.id) ?? [])), nextCursor: rows.length > q.limit ? encodeCursor(page[page.length - 1]) : null };
+  return { items: page.map((d) => present(d, attempts.get(d.id) ?? [])), nextCursor: rows.length > q.limit ? encodeCursor([page[page.length - 1].createdAt, page[page.length - 1].eventId]) : null };
 }
 
 function findDelivery(ctx: Context, entityId: string, subscriptionId: string, deliveryId: string): DeliveryRow {

@@ -7,10 +7,15 @@ import { entityEvents } from '../events/tables.js';
 import type { LoggedChange } from '../sync/protocol.js';
 import { webhookDeliveries, webhookSubscriptions } from './tables.js';
 import { deliversHere } from './deliverer.js';
+import type { WebhookBody } from './events.js';
 
-/** The body every endpoint receives: `{ type, timestamp, data }` (Standard Webhooks). */
+/**
+ * The body every endpoint receives: `{ type, timestamp, data }` (Standard Webhooks), published per
+ * type in the OpenAPI document's `webhooks` (openapi.ts). `data` was checked against its schema when recorded.
+ */
 export function webhookPayload(e: Pick<DomainEvent, 'type' | 'createdAt' | 'data'>): string {
-  return JSON.stringify({ type: e.type, timestamp: e.createdAt, data: e.data });
+  const body = { type: e.type, timestamp: e.createdAt, data: e.data } as WebhookBody;
+  return JSON.stringify(body);
 }
 
 /** One delivery per (event, subscription), the same id wherever it is made: two makers merge into one row. */

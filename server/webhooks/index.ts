@@ -7,10 +7,14 @@ import { deliverDueWebhooks } from './worker.js';
 import { pruneDeliveryLog } from './retention.js';
 import { webhookSubscriptions } from './tables.js';
 import { shareSecrets } from './share-secrets.js';
+import { webhookEvents } from './events.js';
+
+export { webhookDocs } from './openapi.js';
 
 export const webhooksModule: Module = {
   name: 'webhooks',
   routes: webhookRoutes,
+  events: webhookEvents,
   sync: {
     // Entity data: every device of an owner or admin sees and edits them; exactly one deliverer each (deliverer.ts).
     webhook_subscriptions: mutable,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route, type EntityAccess, type RouteDef } from '../http/route.js';
-import { EVENT_CATALOGUE } from '../events/catalogue.js';
+import { eventCatalogue } from '../events/catalogue.js';
 import * as s from './schemas.js';
 import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription } from './subscriptions.js';
 import { getDelivery, listDeliveries, retryDelivery } from './deliveries.js';
@@ -17,7 +17,7 @@ const DELIVERY_FORMAT = `Delivery follows Standard Webhooks: POST with JSON body
 export const webhookRoutes: RouteDef[] = [
   route(
     { method: 'get', path: '/api/webhook-subscriptions/event-types', summary: 'The event catalogue: types a subscription may name (or "*")', description: DELIVERY_FORMAT, tags, access: 'user', response: z.array(z.object({ type: z.string(), description: z.string() })) },
-    () => EVENT_CATALOGUE,
+    () => eventCatalogue(),
   ),
   route(
     { method: 'get', path: '/api/webhook-subscriptions/settings', summary: "The entity's webhook settings", tags, access: view, response: s.settingsSchema },

@@ -1,3 +1,5 @@
+import { jittered } from '../backoff.js';
+
 /**
  * Svix's retry schedule: after the first attempt fails, retry after 5 s, 5 min, 30 min, 2 h,
  * 5 h, 10 h and 10 h — eight attempts over about 28 hours — each with ±10 % jitter.
@@ -12,7 +14,7 @@ const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 export function retryDelayMs(autoAttempts: number, random: () => number = Math.random): number | null {
   const base = RETRY_DELAYS_MS[autoAttempts - 1];
   if (base === undefined) return null;
-  return Math.round(base * (0.9 + 0.2 * random()));
+  return Math.round(jittered(base, [0.9, 1.1], random));
 }
 
 /** `Retry-After` as seconds or an HTTP date, in ms from `now`; null when absent or unreadable. */

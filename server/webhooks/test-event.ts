@@ -11,8 +11,9 @@ import { webhookDeliveries } from './tables.js';
 import { attemptDelivery, serialized } from './worker.js';
 import { deliversHere } from './deliverer.js';
 import { MAX_ATTEMPTS } from './schedule.js';
+import { TEST_EVENT_TYPE, type TestEventData } from './events.js';
 
-export const TEST_EVENT_TYPE = 'webhook.test';
+export { TEST_EVENT_TYPE };
 
 export async function sendTestEvent(ctx: Context, entityId: string, subscriptionId: string) {
   findSubscription(ctx.db, entityId, subscriptionId);
@@ -22,7 +23,7 @@ export async function sendTestEvent(ctx: Context, entityId: string, subscription
     const now = nowIso(ctx);
     // Another deliverer (the hosted instance, another device) sends it when the row reaches it: one attempt, due now.
     const elsewhere = !deliversHere(ctx, sub);
-    const payload = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now, data: { subscriptionId, message: 'A test event sent from Bureau. No action is needed.' } });
+    const payload = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now, data: { subscriptionId, message: 'A test event sent from Bureau. No action is needed.' } satisfies TestEventData });
     const delivery = ctx.db
       .insert(webhookDeliveries)
       .values({

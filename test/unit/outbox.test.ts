@@ -11,7 +11,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function open(file: string) {
   const { db, sqlite } = openDatabase(path.join(tmp, file));
-  return { db, sqlite, bus: createEventBus({ db, now: () => new Date().toISOString(), nextId: uuidv7 }) };
+  return { db, sqlite, bus: createEventBus<Record<string, object>>({ db, now: () => new Date().toISOString(), nextId: uuidv7 }) };
 }
 
 describe('transactional outbox', () => {

@@ -1,0 +1,23 @@
+import { BadRequestError } from './errors.js';
+
+/**
+ * The one list cursor: a keyset position (the sort key and the id that breaks ties), opaque to
+ * callers as base64url JSON `[key, id]` — the wire format every paged list has used, so cursors
+ * handed out before still decode.
+ */
+export type KeysetPosition = [key: string, id: string];
+
+export function encodeCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+/** The position in a cursor a caller sent back; anything else is a 400. */
+export function decodeCursor(cursor: string): KeysetPosition {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string')) return v as KeysetPosition;
+  } catch {
+    // fall through
+  }
+  throw new BadRequestError('cursor is not valid');
+}
