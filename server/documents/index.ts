@@ -9,6 +9,9 @@ import { reactToHostedSigning } from './hosted-signing.js';
 import { signingMailReasonGone } from './mail-reason.js';
 import { registerMailReasonCheck } from '../mail/index.js';
 
+// The signing core (rules, use cases, audit chain; storage behind `SigningStore`): the hosted signing pages use it too.
+export * from './signing-core/index.js';
+
 export const documentsModule: Module = {
   name: 'documents',
   routes: documentsModuleRoutes,

@@ -18,7 +18,7 @@ import { readBlob } from './blobs.js';
 import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges, type HostedChange } from './mirror.js';
 import { reportUnreadableRow, UnreadableRowError } from './read-row.js';
 import { asRow, auditChanges, loadRequest } from './signing.js';
-import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
+import { SYSTEM_ACTOR, signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/index.js';
 import { AUTO_REMIND } from '../documents/request-schemas.js';
 import { entities, hostedMail, rows } from './schema.js';
 import { sendDueRelayedMail } from './relayed-mail.js';
@@ -199,7 +199,7 @@ async function linkMessage(h: HostedContext, m: MailRow, publicUrl: string | und
     const content = signingMailContent(l.r, l.s, sender, reminder ? 'reminder' : 'invite', signingUrl(publicUrl, token));
     const changes: HostedChange[] = [
       { table: 'signers', rowId: l.s.id, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: l.s.sentAt ?? now, last_notified_at: now, ...(reminder ? { reminders_sent: l.s.remindersSent + 1 } : {}) } },
-      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: { type: 'system', id: null, name: 'Bureau' }, data: { automatic: true, signerIds: [l.s.id] } }) : []),
+      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: SYSTEM_ACTOR, data: { automatic: true, signerIds: [l.s.id] } }, now) : []),
     ];
     return { changes, result: { to: l.s.email, ...content } };
   });
