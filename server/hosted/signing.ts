@@ -15,6 +15,7 @@ import {
   signingView,
   signRequest,
   type Acting,
+  type ClientInfo,
   type DocumentView as CoreDocumentView,
   type FieldRow,
   type RequestRow,
@@ -34,11 +35,7 @@ import { openBlob, type OpenedBlob } from './blobs.js';
 import { readRow } from './read-row.js';
 
 export { auditChanges } from './signing-store.js';
-
-export interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
-}
+export type { ClientInfo } from '../documents/index.js';
 
 type DocumentView = CoreDocumentView & { sha256: string };
 
