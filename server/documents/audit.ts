@@ -1,62 +1,18 @@
-import crypto from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { signatureAudit, signatureRequests } from './tables.js';
+import { GENESIS_HASH, hashAuditEntry, nextAuditEntry, type AuditActor, type AuditInput as CoreAuditInput } from './signing-core/index.js';
 
-export const GENESIS_HASH = '0'.repeat(64);
+export { GENESIS_HASH, SYSTEM_ACTOR, canonicalJson, hashAuditEntry, type AuditActor } from './signing-core/index.js';
 
-export interface AuditActor {
-  type: 'user' | 'api_key' | 'signer' | 'system' | 'anonymous';
-  id: string | null;
-  name: string;
-}
-
-export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null, name: 'Bureau' };
-
-export interface AuditInput {
+export interface AuditInput extends CoreAuditInput {
   entityId: string;
   requestId: string;
-  type: string;
-  actor: AuditActor;
-  ip?: string | null;
-  userAgent?: string | null;
-  data?: Record<string, unknown>;
 }
 
 type AuditRow = typeof signatureAudit.$inferSelect;
-
-/** JSON with object keys sorted at every level, so the same entry always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-export function hashAuditEntry(e: Omit<AuditRow, 'id' | 'hash'> & { id: string }): string {
-  const body = canonicalJson({
-    id: e.id,
-    entityId: e.entityId,
-    requestId: e.requestId,
-    seq: e.seq,
-    type: e.type,
-    actorType: e.actorType,
-    actorId: e.actorId,
-    actorName: e.actorName,
-    ip: e.ip,
-    userAgent: e.userAgent,
-    data: e.data,
-    createdAt: e.createdAt,
-  });
-  return crypto.createHash('sha256').update(`${e.prevHash}\n${body}`).digest('hex');
-}
 
 /** Appends one entry to the request's chain; call inside the transaction of the change. */
 export function appendAudit(tx: Db, ctx: Context, input: AuditInput): AuditRow {
@@ -67,22 +23,8 @@ export function appendAudit(tx: Db, ctx: Context, input: AuditInput): AuditRow {
     .orderBy(desc(signatureAudit.seq))
     .limit(1)
     .get();
-  const entry = {
-    id: ctx.ids.next(),
-    entityId: input.entityId,
-    requestId: input.requestId,
-    seq: (last?.seq ?? 0) + 1,
-    type: input.type,
-    actorType: input.actor.type,
-    actorId: input.actor.id,
-    actorName: input.actor.name,
-    ip: input.ip ?? null,
-    userAgent: input.userAgent ? input.userAgent.slice(0, 400) : null,
-    data: input.data ?? {},
-    createdAt: nowIso(ctx),
-    prevHash: last?.hash ?? GENESIS_HASH,
-  };
-  const row: AuditRow = { ...entry, hash: hashAuditEntry(entry) };
+  const head = { seq: last?.seq ?? 0, hash: last?.hash ?? GENESIS_HASH };
+  const row: AuditRow = nextAuditEntry(head, { id: ctx.ids.next(), entityId: input.entityId, requestId: input.requestId, createdAt: nowIso(ctx) }, input);
   tx.insert(signatureAudit).values(row).run();
   tx.update(signatureRequests).set({ auditHead: row.hash }).where(and(eq(signatureRequests.entityId, input.entityId), eq(signatureRequests.id, input.requestId))).run();
   return row;

@@ -14,9 +14,9 @@ import { signatureFields, signatureRequests } from './tables.js';
 const MAX_FIELDS_PER_REQUEST = 500;
 type FieldRow = typeof signatureFields.$inferSelect;
 
-export function presentField(f: FieldRow) {
-  return { id: f.id, signerId: f.signerId, type: f.type, page: f.page, x: f.x, y: f.y, width: f.width, height: f.height, required: f.required, label: f.label, value: f.value, filledAt: f.filledAt };
-}
+import { presentField } from './signing-core/index.js';
+
+export { presentField };
 
 export function fieldsOf(db: Db, entityId: string, requestId: string): FieldRow[] {
   return db

@@ -10,6 +10,9 @@ import { signingMailReasonGone } from './mail-reason.js';
 import { registerMailReasonCheck } from '../mail/index.js';
 import { documentEvents } from './events.js';
 
+// The signing core (rules, use cases, audit chain; storage behind `SigningStore`): the hosted signing pages use it too.
+export * from './signing-core/index.js';
+
 export const documentsModule: Module = {
   name: 'documents',
   routes: documentsModuleRoutes,

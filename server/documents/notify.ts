@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/open.js';
 import { listMembers } from '../auth/members.js';
 import { queueMail } from '../mail/mail.js';
+import { purposeKeyOf } from '../mail/index.js';
 import { getEntity } from '../auth/entities.js';
 import { notify } from '../notifications/notifications.js';
 import type { RequestRow, SignerRow } from './requests.js';
@@ -59,7 +60,7 @@ export function signedCopyMailContent(r: Pick<RequestRow, 'title'>, s: Pick<Sign
  * The one "Completed" mail a person gets for a request, whoever queues it (a signer's copy, the
  * creator's notice) and on whichever device: the hosted instance sends one mail per key.
  */
-export const completedPurpose = (requestId: string, email: string) => `completed:${requestId}:${email.toLowerCase()}`;
+export const completedPurpose = (requestId: string, email: string) => purposeKeyOf('completed', requestId, email.toLowerCase());
 
 /** Every recipient (cc included) learns the request is complete and can download the sealed PDF; once per address. */
 export function queueCompletedMails(tx: Db, ctx: Context, r: RequestRow, all: SignerRow[]): void {

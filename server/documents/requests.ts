@@ -52,15 +52,8 @@ export function signersOf(db: Db, entityId: string, requestId: string): SignerRo
     .all();
 }
 
-export const ACTING_ROLES = new Set(['signer', 'approver', 'viewer']);
-
-/** Signers who must act now: all pending actors (parallel) or those of the lowest pending order (sequential). */
-export function signersWhoseTurn(r: RequestRow, all: SignerRow[]): SignerRow[] {
-  const pending = all.filter((s) => ACTING_ROLES.has(s.role) && s.status === 'pending');
-  if (r.signingOrder === 'parallel' || pending.length === 0) return pending;
-  const first = Math.min(...pending.map((s) => s.order));
-  return pending.filter((s) => s.order === first);
-}
+// The turn rules live in the signing core (one copy for the desktop and the hosted pages).
+export { ACTING_ROLES, signersWhoseTurn } from './signing-core/index.js';
 
 export function presentSigner(s: SignerRow, fieldCount: number) {
   return {

@@ -1,34 +1,26 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { sha256Hex } from '../auth/passwords.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { actorOf, type Auth } from '../auth/authenticate.js';
 import { roleOf } from '../auth/entities.js';
 import { roleAllows } from '../auth/permissions.js';
 import { accessorOf } from '../folders/access.js';
-import { appendAudit, type AuditActor } from './audit.js';
 import { findDocument } from './documents.js';
-import { fieldsOf, presentField } from './fields.js';
-import { pngProblem } from './png.js';
 import { signedName } from './signed-copy.js';
 import { finalizeRequest } from './finalize.js';
-import { queueOwnerMail } from './notify.js';
-import { findRequest, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestRow, type SignerRow } from './requests.js';
+import { getVisibleRequest, type RequestRow, type SignerRow } from './requests.js';
 import type { signBody } from './request-schemas.js';
-import { expireRequest, inviteSignersWhoseTurn } from './transitions.js';
-import { signatureFields, signatureRequests, signers } from './tables.js';
+import { expireRequest } from './transitions.js';
+import { declineRequest, isOverdue, recordView, signerActor, signingView, signRequest, type Acting, type AuditActor, type ClientInfo, type SigningState } from './signing-core/index.js';
+import { desktopSigningStore, loadSigningState } from './signing-store.js';
+import { signers } from './tables.js';
 
-type FieldRow = ReturnType<typeof fieldsOf>[number];
-type DocumentRow = ReturnType<typeof findDocument>;
-
-const MAX_SIGNATURE_PNG = 300 * 1024;
-
-interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
-}
+// The rules, state changes and audit entries of signing are the signing core's
+// (signing-core/), shared with the hosted pages; this file is the desktop's driver of it.
+export { assertCanAct, resolveValue, signedValues, signingView } from './signing-core/index.js';
 
 /**
  * How the signing page was opened: by the signer on their own device (the default), or `inPerson`
@@ -56,11 +48,6 @@ function hostOf(ctx: Context, r: RequestRow, session: SigningSession): AuditActo
   return session.inPerson ? inPersonHost(ctx, r, session.auth) : null;
 }
 
-/** What the audit trail keeps about an in-person signing (absent when the signer used their own link). */
-function inPersonData(host: AuditActor | null): Record<string, unknown> {
-  return host ? { inPerson: true, hostedBy: { id: host.id, name: host.name } } : {};
-}
-
 /** A token that matches no signer: counted per client IP against guessing (see sign-routes.ts). */
 export class UnknownSigningLinkError extends NotFoundError {
   constructor() {
@@ -68,52 +55,36 @@ export class UnknownSigningLinkError extends NotFoundError {
   }
 }
 
-function signerActor(s: SignerRow): AuditActor {
-  return { type: 'signer', id: s.id, name: `${s.name} <${s.email}>` };
+/** The signer a token names. */
+function signerOf(ctx: Context, token: string): SignerRow {
+  const s = ctx.db.select().from(signers).where(eq(signers.tokenHash, sha256Hex(token))).get();
+  if (!s) throw new UnknownSigningLinkError();
+  return s;
 }
 
 /** Resolves a signing token; an overdue request is expired on the spot. */
-function resolveToken(ctx: Context, token: string): { r: RequestRow; s: SignerRow } {
-  const s = ctx.db.select().from(signers).where(eq(signers.tokenHash, sha256Hex(token))).get();
-  if (!s) throw new UnknownSigningLinkError();
-  let r = findRequest(ctx.db, s.entityId, s.requestId);
-  if (r.status === 'sent' && r.dueDate && r.dueDate <= nowIso(ctx)) {
-    expireRequest(ctx, r);
-    r = findRequest(ctx.db, s.entityId, s.requestId);
-  }
-  return { r, s };
+function resolveToken(ctx: Context, token: string): SigningState {
+  const s = signerOf(ctx, token);
+  const state = loadSigningState(ctx.db, s);
+  if (!isOverdue(state.r, nowIso(ctx))) return state;
+  expireRequest(ctx, state.r);
+  return loadSigningState(ctx.db, s);
 }
 
-function present(ctx: Context, r: RequestRow, s: SignerRow) {
-  const doc = findDocument(ctx.db, r.entityId, r.documentId);
-  return signingView(r, s, doc, signersOf(ctx.db, r.entityId, r.id), fieldsOf(ctx.db, r.entityId, r.id));
+/**
+ * Runs a use case of the signing core in one transaction over the rows it reads there (so what it
+ * checked still holds when it writes). The signer is looked up again: a concurrent change of
+ * their link must not be missed.
+ */
+function inTransaction<T>(ctx: Context, s: SignerRow, use: (store: ReturnType<typeof desktopSigningStore>) => T): T {
+  return ctx.db.transaction((tx) => {
+    const current = tx.select().from(signers).where(eq(signers.id, s.id)).get();
+    if (!current) throw new UnknownSigningLinkError();
+    return use(desktopSigningStore(ctx, tx, loadSigningState(tx, current)));
+  });
 }
 
-/** What a signer's link shows: the request, this signer, their fields, whether they can act now. Pure (the hosted pages use it too). */
-export function signingView(r: RequestRow, s: SignerRow, doc: Pick<DocumentRow, 'name' | 'pageCount' | 'pages'>, all: SignerRow[], fields: FieldRow[]) {
-  const turn = signersWhoseTurn(r, all);
-  const myTurn = turn.some((t) => t.id === s.id);
-  const waitingFor = s.status === 'pending' && !myTurn && ACTING_ROLES.has(s.role) ? all.filter((o) => o.status === 'pending' && ACTING_ROLES.has(o.role) && o.order < s.order).map((o) => o.name) : [];
-  return {
-    request: {
-      id: r.id,
-      title: r.title,
-      message: r.message,
-      status: r.status,
-      documentName: doc.name,
-      pageCount: doc.pageCount,
-      pages: doc.pages,
-      dueDate: r.dueDate,
-      signingOrder: r.signingOrder,
-      senderName: r.createdByName,
-      completedAt: r.completedAt,
-    },
-    signer: { id: s.id, name: s.name, email: s.email, role: s.role, status: s.status, signedAt: s.signedAt },
-    fields: fields.filter((f) => f.signerId === s.id).map(presentField),
-    canSign: r.status === 'sent' && s.status === 'pending' && myTurn,
-    waitingFor,
-  };
-}
+const present = (l: SigningState) => signingView(l.r, l.s, l.doc, l.all, l.fields);
 
 /**
  * What the signer sees. The first open by the signer's own session is recorded as `viewed`; a host
@@ -121,17 +92,14 @@ export function signingView(r: RequestRow, s: SignerRow, doc: Pick<DocumentRow, 
  * records that the signer saw the document, in person).
  */
 export function viewAsSigner(ctx: Context, token: string, client: ClientInfo, session: SigningSession = {}) {
-  const { r, s } = resolveToken(ctx, token);
-  const host = hostOf(ctx, r, session);
-  if (r.status === 'sent' && !s.viewedAt && !host) {
-    const now = nowIso(ctx);
-    ctx.db.transaction((tx) => {
-      tx.update(signers).set({ viewedAt: now }).where(eq(signers.id, s.id)).run();
-      appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'viewed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id } });
-    });
-    s.viewedAt = now;
-  }
-  return present(ctx, r, s);
+  const first = resolveToken(ctx, token);
+  const host = hostOf(ctx, first.r, session);
+  if (first.r.status !== 'sent' || first.s.viewedAt || host) return present(first);
+  const now = nowIso(ctx);
+  return inTransaction(ctx, first.s, (store) => {
+    const viewed = recordView(store, { now, client, host });
+    return present(viewed ? { ...store.state, s: { ...store.state.s, viewedAt: now } } : store.state);
+  });
 }
 
 /** The PDF for the signer: the sealed one once completed, else the original. */
@@ -142,78 +110,15 @@ export function signerDocument(ctx: Context, token: string): { data: Buffer; nam
   return { data: ctx.blobs.get(doc.sha256), name: doc.name };
 }
 
-export function assertCanAct(r: RequestRow, s: SignerRow): void {
-  if (r.status !== 'sent') throw new ConflictError(`This request is ${r.status}`, { status: r.status });
-  if (s.role === 'cc') throw new ConflictError('A cc recipient only receives the completed document');
-  if (s.status !== 'pending') throw new ConflictError(`You have already ${s.status}`);
-}
-
-function fieldName(f: FieldRow): string {
-  return `${f.label ?? f.type} on page ${f.page}`;
-}
-
-/** The value a signer's field takes from what they gave (validated; defaults for name, e-mail and date). Pure. */
-export function resolveValue(f: FieldRow, given: string | boolean | undefined, s: SignerRow, today: string): string | null {
-  const v = typeof given === 'boolean' ? String(given) : given?.trim();
-  switch (f.type) {
-    case 'checkbox': {
-      if (v === undefined || v === '') return f.required ? fail(f, 'must be checked') : 'false';
-      if (v !== 'true' && v !== 'false') return fail(f, 'must be true or false');
-      if (f.required && v !== 'true') return fail(f, 'must be checked');
-      return v;
-    }
-    case 'signature':
-    case 'initials': {
-      if (!v) return f.required ? fail(f, 'is required') : null;
-      if (v.startsWith('data:')) {
-        const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(v);
-        if (!m) return fail(f, 'must be a PNG data URL or typed text');
-        const png = Buffer.from(m[1], 'base64');
-        if (png.length > MAX_SIGNATURE_PNG) return fail(f, 'image is too large');
-        const problem = pngProblem(png);
-        if (problem) return fail(f, problem);
-        return v;
-      }
-      if (v.length > 100) return fail(f, 'typed text must be at most 100 characters');
-      return v;
-    }
-    case 'name':
-      return v ? (v.length > 200 ? fail(f, 'is too long') : v) : s.name;
-    case 'email':
-      return v ? (v.length > 254 ? fail(f, 'is too long') : v) : s.email;
-    case 'date':
-      return v ? (v.length > 40 ? fail(f, 'is too long') : v) : today;
-    case 'text':
-      if (!v) return f.required ? fail(f, 'is required') : null;
-      return v.length > 1000 ? fail(f, 'must be at most 1000 characters') : v;
-  }
-}
-
-function fail(f: FieldRow, problem: string): never {
-  throw new BadRequestError(`Field ${fieldName(f)} ${problem}`, { fieldId: f.id });
-}
-
+/** Signs (fills the signer's fields) or declines; the last signature completes and seals the request here. */
 export async function submitSigning(ctx: Context, token: string, body: z.output<typeof signBody>, client: ClientInfo, session: SigningSession = {}) {
   const { r, s } = resolveToken(ctx, token);
-  const host = hostOf(ctx, r, session);
-  assertCanAct(r, s);
-  if (body.action === 'decline') return declineAsSigner(ctx, r, s, body.reason, client, host);
-  if (!signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).some((t) => t.id === s.id)) throw new ConflictError('It is not your turn to sign yet');
-  const now = nowIso(ctx);
-  const values = signedValues(fieldsOf(ctx.db, r.entityId, r.id), s, body.fields, now);
-  const finished = ctx.db.transaction((tx) => {
-    const current = tx.select().from(signers).where(eq(signers.id, s.id)).get()!;
-    if (current.status !== 'pending') throw new ConflictError(`You have already ${current.status}`);
-    for (const { f, value } of values) tx.update(signatureFields).set({ value, filledAt: value === null ? null : now }).where(and(eq(signatureFields.entityId, r.entityId), eq(signatureFields.id, f.id))).run();
-    tx.update(signers).set({ status: 'signed', signedAt: now, signedIp: client.ip, signedUserAgent: client.userAgent?.slice(0, 400) ?? null, viewedAt: s.viewedAt ?? now }).where(eq(signers.id, s.id)).run();
-    tx.update(signatureRequests).set({ updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length, ...inPersonData(host) } });
-    ctx.events.record(tx, { entityId: r.entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: now } });
-    const left = signersOf(tx, r.entityId, r.id).filter((o) => ACTING_ROLES.has(o.role) && o.status !== 'signed');
-    if (left.length === 0) return true;
-    inviteSignersWhoseTurn(tx, ctx, r);
-    return false;
-  });
+  const act: Acting = { now: nowIso(ctx), client, host: hostOf(ctx, r, session) };
+  if (body.action === 'decline') {
+    inTransaction(ctx, s, (store) => declineRequest(store, body.reason, act));
+    return present(loadSigningState(ctx.db, s));
+  }
+  const { finished } = inTransaction(ctx, s, (store) => signRequest(store, body.fields, act));
   if (finished) {
     try {
       await finalizeRequest(ctx, r.entityId, r.id, { actor: signerActor(s), ip: client.ip, userAgent: client.userAgent });
@@ -223,27 +128,4 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
     }
   }
   return viewAsSigner(ctx, token, client, session);
-}
-
-/** The signer's fields with the values they take; refuses a field that is not theirs or a value that does not fit. Pure. */
-export function signedValues(fields: FieldRow[], s: SignerRow, given: { fieldId: string; value: string | boolean }[], now: string): { f: FieldRow; value: string | null }[] {
-  const mine = fields.filter((f) => f.signerId === s.id);
-  const byId = new Map<string, string | boolean>();
-  for (const g of given) {
-    if (!mine.some((f) => f.id === g.fieldId)) throw new BadRequestError('A fieldId is not one of your fields', { fieldId: g.fieldId });
-    byId.set(g.fieldId, g.value);
-  }
-  return mine.map((f) => ({ f, value: resolveValue(f, byId.get(f.id), s, now.slice(0, 10)) }));
-}
-
-function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo, host: AuditActor | null) {
-  const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
-    tx.update(signers).set({ status: 'declined', declinedAt: now, declineReason: reason }).where(eq(signers.id, s.id)).run();
-    tx.update(signatureRequests).set({ status: 'declined', declinedAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason, ...inPersonData(host) } });
-    ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason } });
-    queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${reason}`);
-  });
-  return present(ctx, findRequest(ctx.db, r.entityId, r.id), { ...s, status: 'declined', declinedAt: now, declineReason: reason });
 }

@@ -4,25 +4,21 @@ import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
 import { BadRequestError, ConflictError } from '../http/errors.js';
 import type { Accessor } from '../folders/access.js';
-import { appendAudit, SYSTEM_ACTOR } from './audit.js';
+import { appendAudit } from './audit.js';
 import { fieldsOf } from './fields.js';
 import { finalizeRequest } from './finalize.js';
 import { dropQueuedMail } from '../mail/index.js';
-import { queueCancelledMail, queueOwnerMail, queueSigningMail } from './notify.js';
-import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signersOf, signersWhoseTurn, ACTING_ROLES, type RequestMeta, type RequestRow } from './requests.js';
-import { signatureRequests, signers } from './tables.js';
+import { queueCancelledMail } from './notify.js';
+import { expireRequest as expireInCore, signersToInvite } from './signing-core/index.js';
+import { desktopRequestStore, inviteSigners } from './signing-store.js';
+import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signersOf, ACTING_ROLES, type RequestMeta, type RequestRow } from './requests.js';
+import { signatureRequests } from './tables.js';
 
 /** Invites every signer whose turn has come and who has not been invited yet. */
 export function inviteSignersWhoseTurn(tx: Db, ctx: Context, r: RequestRow): string[] {
-  const now = nowIso(ctx);
-  const invited: string[] = [];
-  for (const s of signersWhoseTurn(r, signersOf(tx, r.entityId, r.id))) {
-    if (s.sentAt) continue;
-    queueSigningMail(tx, ctx, r, s, 'invite');
-    tx.update(signers).set({ sentAt: now, lastNotifiedAt: now }).where(eq(signers.id, s.id)).run();
-    invited.push(s.id);
-  }
-  return invited;
+  const next = signersToInvite(r, signersOf(tx, r.entityId, r.id));
+  inviteSigners(ctx, tx, r, next);
+  return next.map((s) => s.id);
 }
 
 /** `publicSigning`: the links point at the hosted instance's public pages (`baseUrl` is its public URL). */
@@ -88,14 +84,8 @@ export function expireOverdueRequests(ctx: Context): number {
   return due.length;
 }
 
+/** Expires the request (the signing core's rule), if it is still sent. */
 export function expireRequest(ctx: Context, r: RequestRow): void {
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
-    const current = findRequest(tx, r.entityId, r.id);
-    if (current.status !== 'sent') return;
-    tx.update(signatureRequests).set({ status: 'expired', expiredAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'expired', actor: SYSTEM_ACTOR, data: { dueDate: r.dueDate } });
-    ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } });
-    queueOwnerMail(tx, ctx, current, 'expired', '');
-  });
+  ctx.db.transaction((tx) => void expireInCore(desktopRequestStore(ctx, tx, findRequest(tx, r.entityId, r.id)), now));
 }

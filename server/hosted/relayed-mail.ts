@@ -3,7 +3,7 @@
 // to addresses the entity knows from its own rows (a member's account, a signer of one of its
 // requests, a ticket's contact), within a per-entity quota, one recipient per message, and keeps
 // the body only until the mail is sent, dropped or given up.
-import { and, asc, count, eq, gte, lte, min, sql } from 'drizzle-orm';
+import { and, count, eq, gte, min, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
 import { ForbiddenError, RateLimitedError, ServiceUnavailableError } from '../http/errors.js';
@@ -16,13 +16,14 @@ import type { DeviceAuth } from './devices.js';
 import { mirroredRow, notDeleted } from './mirror.js';
 import { accounts, members, relayedMail, rows } from './schema.js';
 import type { HostedTx } from './store.js';
+import { sendDueFrom, type Delivery } from '../mail/index.js';
+import { HOSTED_MAIL_POLICY, relayedMailQueue, type RelayedMailRow, type SentInfo } from './mail-queue.js';
 
 type Body = z.output<typeof relayMailBody>;
 type Row = typeof relayedMail.$inferSelect;
 export type RelayMailAnswer = { id: string; status: Row['status']; reason: string | null };
 
-export const MAX_RELAYED_MAIL_ATTEMPTS = 8;
-const BATCH = 20;
+export { MAX_MAIL_ATTEMPTS as MAX_RELAYED_MAIL_ATTEMPTS } from '../mail/index.js';
 
 /** Whether `to` is an address the entity knows: a member, a signer of one of its requests, a ticket's contact. */
 async function knownRecipient(tx: HostedTx, entityId: string, to: string): Promise<boolean> {
@@ -118,62 +119,28 @@ function addressOf(from: string): string {
 
 const bracket = (id: string) => `<${id}>`;
 
-/** 30 s, 1 min, 2 min … capped at 1 h, with jitter. */
-function backoffMs(attempts: number): number {
-  return Math.min(3_600_000, 30_000 * 2 ** (attempts - 1)) * (0.8 + Math.random() * 0.4);
-}
-
-/** One pass over the relayed mail that is due. */
+/** One pass over the relayed mail that is due (the queue mechanism: mail/queue.ts; its store: mail-queue.ts). */
 export async function sendDueRelayedMail(h: HostedContext, transport: Transporter, from: string): Promise<{ sent: number; failed: number }> {
-  const due = await h.store.db
-    .select()
-    .from(relayedMail)
-    .where(and(eq(relayedMail.status, 'queued'), lte(relayedMail.nextAttemptAt, serverTime(h))))
-    .orderBy(asc(relayedMail.nextAttemptAt), asc(relayedMail.id))
-    .limit(BATCH);
-  let sent = 0;
-  let failed = 0;
-  for (const m of due) {
-    // Another hosted process on the same PostgreSQL may have taken it: claim it first.
-    const claimed = await h.store.db
-      .update(relayedMail)
-      .set({ attempts: m.attempts + 1, nextAttemptAt: new Date(h.clock.now().getTime() + 5 * 60_000).toISOString() })
-      .where(and(eq(relayedMail.id, m.id), eq(relayedMail.attempts, m.attempts), eq(relayedMail.status, 'queued')))
-      .returning({ id: relayedMail.id });
-    if (claimed.length === 0 || !m.body) continue;
+  const deliver = async (m: RelayedMailRow): Promise<Delivery<SentInfo>> => {
     const gone = await h.store.db.transaction((tx) => reasonGone(tx, m.entityId, m.ref));
-    if (gone) {
-      await h.store.db.update(relayedMail).set({ status: 'dropped', reason: gone, body: null }).where(eq(relayedMail.id, m.id));
-      continue;
-    }
-    const hd = m.body.headers;
-    try {
-      const info = (await transport.sendMail({
-        // The instance's own address (its SPF and DKIM); a helpdesk mailbox's name, and replies to its address.
-        from: hd?.fromName ? { name: hd.fromName, address: addressOf(from) } : from,
-        ...(hd?.replyTo ? { replyTo: hd.replyTo } : {}),
-        to: m.to,
-        subject: m.subject,
-        text: m.body.text,
-        html: m.body.html,
-        messageId: bracket(hd?.messageId ?? `${m.mailId}@bureau.hosted`),
-        ...(hd?.inReplyTo ? { inReplyTo: bracket(hd.inReplyTo) } : {}),
-        ...(hd?.references?.length ? { references: hd.references.map(bracket) } : {}),
-        headers: { 'X-Bureau-Mail-Id': m.mailId },
-      })) as { messageId?: string };
-      await h.store.db.update(relayedMail).set({ status: 'sent', sentAt: serverTime(h), messageId: info.messageId ?? null, lastError: null, body: null }).where(eq(relayedMail.id, m.id));
-      sent++;
-    } catch (err) {
-      const attempts = m.attempts + 1;
-      const giveUp = attempts >= MAX_RELAYED_MAIL_ATTEMPTS;
-      const lastError = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
-      await h.store.db
-        .update(relayedMail)
-        .set({ status: giveUp ? 'failed' : 'queued', lastError, ...(giveUp ? { reason: lastError, body: null } : {}), nextAttemptAt: new Date(h.clock.now().getTime() + backoffMs(attempts)).toISOString() })
-        .where(eq(relayedMail.id, m.id));
-      h.log.warn({ mailId: m.id, attempts, giveUp }, 'relayed mail delivery failed');
-      failed++;
-    }
-  }
+    if (gone) return { status: 'dropped', reason: gone };
+    const body = m.body!;
+    const hd = body.headers;
+    const info = (await transport.sendMail({
+      // The instance's own address (its SPF and DKIM); a helpdesk mailbox's name, and replies to its address.
+      from: hd?.fromName ? { name: hd.fromName, address: addressOf(from) } : from,
+      ...(hd?.replyTo ? { replyTo: hd.replyTo } : {}),
+      to: m.to,
+      subject: m.subject,
+      text: body.text,
+      html: body.html,
+      messageId: bracket(hd?.messageId ?? `${m.mailId}@bureau.hosted`),
+      ...(hd?.inReplyTo ? { inReplyTo: bracket(hd.inReplyTo) } : {}),
+      ...(hd?.references?.length ? { references: hd.references.map(bracket) } : {}),
+      headers: { 'X-Bureau-Mail-Id': m.mailId },
+    })) as { messageId?: string };
+    return { status: 'sent', sent: { messageId: info.messageId ?? null } };
+  };
+  const { sent, failed } = await sendDueFrom(relayedMailQueue(h), deliver, HOSTED_MAIL_POLICY, h.clock);
   return { sent, failed };
 }

@@ -4,7 +4,7 @@
 // (`relayed-mail.ts`). Queued in the transaction that makes it due (a push, a signature), sent by a loop
 // with bounded retries; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
 import crypto from 'node:crypto';
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import { v7 as uuidv7 } from 'uuid';
 import { sha256Hex } from '../auth/passwords.js';
@@ -18,14 +18,15 @@ import { readBlob } from './blobs.js';
 import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges, type HostedChange } from './mirror.js';
 import { reportUnreadableRow, UnreadableRowError } from './read-row.js';
 import { asRow, auditChanges, loadRequest } from './signing.js';
-import { signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
+import { SYSTEM_ACTOR, signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/index.js';
 import { AUTO_REMIND } from '../documents/request-schemas.js';
 import { entities, hostedMail, rows } from './schema.js';
 import { sendDueRelayedMail } from './relayed-mail.js';
 import type { HostedTx } from './store.js';
+import { purposeKeyOf, sendDueFrom, type Delivery } from '../mail/index.js';
+import { HOSTED_MAIL_POLICY, hostedMailQueue, type SentInfo } from './mail-queue.js';
 
-export const MAX_HOSTED_MAIL_ATTEMPTS = 8;
-const BATCH = 20;
+export { MAX_MAIL_ATTEMPTS as MAX_HOSTED_MAIL_ATTEMPTS } from '../mail/index.js';
 
 type MailKind = (typeof hostedMail.$inferSelect)['kind'];
 
@@ -35,7 +36,7 @@ export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { en
   const { nth, ...row } = mail;
   const inserted = await tx
     .insert(hostedMail)
-    .values({ id: uuidv7(), ...row, dedupeKey: `${mail.kind}:${mail.requestId}:${mail.signerId}${nth ? `:${nth}` : ''}`, status: 'queued', nextAttemptAt: now, createdAt: now })
+    .values({ id: uuidv7(), ...row, dedupeKey: purposeKeyOf(mail.kind, mail.requestId, mail.signerId, nth), status: 'queued', nextAttemptAt: now, createdAt: now })
     .onConflictDoNothing()
     .returning({ id: hostedMail.id });
   return inserted.length > 0;
@@ -131,52 +132,18 @@ async function sendDueBoth(h: HostedContext, opts: { transport: () => Promise<Tr
   return { sent: own.sent + relayed.sent, failed: own.failed + relayed.failed };
 }
 
+/** One pass over this instance's own mail that is due (the queue mechanism: mail/queue.ts; its store: mail-queue.ts). */
 async function sendDueMail(h: HostedContext, opts: { transport: () => Promise<Transporter | null>; from: string; publicUrl?: string }): Promise<{ sent: number; failed: number }> {
   const transport = await opts.transport();
   if (!transport) return { sent: 0, failed: 0 };
-  const due = await h.store.db
-    .select()
-    .from(hostedMail)
-    .where(and(eq(hostedMail.status, 'queued'), lte(hostedMail.nextAttemptAt, serverTime(h))))
-    .orderBy(asc(hostedMail.nextAttemptAt), asc(hostedMail.id))
-    .limit(BATCH);
-  let sent = 0;
-  let failed = 0;
-  for (const m of due) {
-    // Another hosted process on the same PostgreSQL may have taken it: claim it first.
-    const claimed = await h.store.db
-      .update(hostedMail)
-      .set({ attempts: m.attempts + 1, nextAttemptAt: new Date(h.clock.now().getTime() + 5 * 60_000).toISOString() })
-      .where(and(eq(hostedMail.id, m.id), eq(hostedMail.attempts, m.attempts), eq(hostedMail.status, 'queued')))
-      .returning({ id: hostedMail.id });
-    if (claimed.length === 0) continue;
-    try {
-      const message = m.kind === 'signed_copy' ? await signedCopyMessage(h, m) : await linkMessage(h, m, opts.publicUrl);
-      if (!message) {
-        await h.store.db.update(hostedMail).set({ status: 'dropped', lastError: 'Not needed any more: the request or signer moved on' }).where(eq(hostedMail.id, m.id));
-        continue;
-      }
-      const info = await transport.sendMail({ from: opts.from, messageId: `<${m.id}@bureau.hosted>`, ...message, headers: { 'X-Bureau-Mail-Id': m.id } });
-      await h.store.db.update(hostedMail).set({ status: 'sent', sentAt: serverTime(h), messageId: info.messageId ?? null, lastError: null }).where(eq(hostedMail.id, m.id));
-      sent++;
-    } catch (err) {
-      const attempts = m.attempts + 1;
-      const giveUp = attempts >= MAX_HOSTED_MAIL_ATTEMPTS;
-      const lastError = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
-      await h.store.db
-        .update(hostedMail)
-        .set({ status: giveUp ? 'failed' : 'queued', lastError, nextAttemptAt: new Date(h.clock.now().getTime() + backoffMs(attempts)).toISOString() })
-        .where(eq(hostedMail.id, m.id));
-      h.log.warn({ mailId: m.id, attempts, giveUp }, 'hosted mail delivery failed');
-      failed++;
-    }
-  }
+  const deliver = async (m: MailRow): Promise<Delivery<SentInfo>> => {
+    const message = m.kind === 'signed_copy' ? await signedCopyMessage(h, m) : await linkMessage(h, m, opts.publicUrl);
+    if (!message) return { status: 'dropped', reason: 'Not needed any more: the request or signer moved on' };
+    const info = await transport.sendMail({ from: opts.from, messageId: `<${m.id}@bureau.hosted>`, ...message, headers: { 'X-Bureau-Mail-Id': m.id } });
+    return { status: 'sent', sent: { messageId: info.messageId ?? null } };
+  };
+  const { sent, failed } = await sendDueFrom(hostedMailQueue(h), deliver, HOSTED_MAIL_POLICY, h.clock);
   return { sent, failed };
-}
-
-/** 30 s, 1 min, 2 min … capped at 1 h, with jitter. */
-function backoffMs(attempts: number): number {
-  return Math.min(3_600_000, 30_000 * 2 ** (attempts - 1)) * (0.8 + Math.random() * 0.4);
 }
 
 type MailRow = typeof hostedMail.$inferSelect;
@@ -199,7 +166,7 @@ async function linkMessage(h: HostedContext, m: MailRow, publicUrl: string | und
     const content = signingMailContent(l.r, l.s, sender, reminder ? 'reminder' : 'invite', signingUrl(publicUrl, token));
     const changes: HostedChange[] = [
       { table: 'signers', rowId: l.s.id, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: l.s.sentAt ?? now, last_notified_at: now, ...(reminder ? { reminders_sent: l.s.remindersSent + 1 } : {}) } },
-      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: { type: 'system', id: null, name: 'Bureau' }, data: { automatic: true, signerIds: [l.s.id] } }) : []),
+      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: SYSTEM_ACTOR, data: { automatic: true, signerIds: [l.s.id] } }, now) : []),
     ];
     return { changes, result: { to: l.s.email, ...content } };
   });

@@ -1,32 +1,43 @@
 // Public signing pages on the hosted instance: a signer opens, signs or declines through the
-// link they were sent while every device of the entity may be offline. The rules are the
-// desktop's (documents/signing.ts: whose turn, what a field accepts, what the signer sees); what
-// a signer does is written to the entity's log as the hosted instance's own changes, with time,
-// IP and user agent, and reaches the devices as any other device's changes do. The request is
+// link they were sent while every device of the entity may be offline. The rules, state changes
+// and audit entries are the signing core's (documents/signing-core/, as on a device); its store
+// here (signing-store.ts) writes what a signer does to the entity's log as the hosted instance's
+// own changes, with time, IP and user agent, and they reach the devices as any other device's do. The request is
 // completed and sealed by an owner's device, which holds the seal key; this instance never does.
 import type { z } from 'zod';
 import { sha256Hex } from '../auth/passwords.js';
-import { GENESIS_HASH, hashAuditEntry, type AuditActor } from '../documents/audit.js';
+import {
+  declineRequest,
+  expireRequest,
+  GENESIS_HASH,
+  isOverdue,
+  recordView,
+  signingView,
+  signRequest,
+  type Acting,
+  type ClientInfo,
+  type DocumentView as CoreDocumentView,
+  type FieldRow,
+  type RequestRow,
+  type SignerRow,
+} from '../documents/index.js';
 import type { signBody } from '../documents/request-schemas.js';
-import { ACTING_ROLES, signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/requests.js';
-import { assertCanAct, signedValues, signingView, UnknownSigningLinkError } from '../documents/signing.js';
-import { ConflictError, NotFoundError } from '../http/errors.js';
+import { UnknownSigningLinkError } from '../documents/signing.js';
+import { signedName } from '../documents/signed-copy.js';
+import { NotFoundError } from '../http/errors.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
-import { mirroredRow, mirroredRowsOfRequest, mirroredSignerByTokenHash, recordHostedChanges, type HostedChange, type RowData } from './mirror.js';
+import { mirroredRow, mirroredRowsOfRequest, mirroredSignerByTokenHash, recordHostedChanges, type RowData } from './mirror.js';
 import { queueHostedMail } from './signing-mail.js';
+import { hostedRequestStore, hostedSigningStore } from './signing-store.js';
 import type { HostedTx } from './store.js';
 import { openBlob, type OpenedBlob } from './blobs.js';
 import { readRow } from './read-row.js';
-import { signedName } from '../documents/signed-copy.js';
 
-export interface ClientInfo {
-  ip: string | null;
-  userAgent: string | null;
-}
+export { auditChanges } from './signing-store.js';
+export type { ClientInfo } from '../documents/index.js';
 
-type FieldRow = Parameters<typeof signingView>[4][number];
-type DocumentView = Parameters<typeof signingView>[2] & { sha256: string };
+type DocumentView = CoreDocumentView & { sha256: string };
 
 /** The columns the signing rules read, per table: a row without one of them is unreadable (409), never a 500. */
 const NEEDS = {
@@ -83,58 +94,6 @@ export async function loadRequest(tx: HostedTx, entityId: string, requestId: str
   return { entityId, r, s, all, fields, doc: asRow<DocumentView>('documents', docData), head: last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS_HASH } };
 }
 
-function signerActor(s: SignerRow): AuditActor {
-  return { type: 'signer', id: s.id, name: `${s.name} <${s.email}>` };
-}
-
-/**
- * One entry of the request's audit chain after `head`, as the fact the desktop would have written,
- * and the request's move of its `audit_head` (guarded: an entry another writer appended first
- * refuses this one, so the chain stays one chain).
- */
-export function auditChanges(h: HostedContext, l: Loaded, entry: { type: string; actor: AuditActor; client?: ClientInfo; data: Record<string, unknown> }, requestColumns: Record<string, unknown> = {}, expect: Record<string, unknown> = {}): HostedChange[] {
-  const body = {
-    id: h.ids.next(),
-    entityId: l.entityId,
-    requestId: l.r.id,
-    seq: l.head.seq + 1,
-    type: entry.type,
-    actorType: entry.actor.type,
-    actorId: entry.actor.id,
-    actorName: entry.actor.name,
-    ip: entry.client?.ip ?? null,
-    userAgent: entry.client?.userAgent ? entry.client.userAgent.slice(0, 400) : null,
-    data: entry.data,
-    createdAt: serverTime(h),
-    prevHash: l.head.hash,
-  };
-  const hash = hashAuditEntry(body);
-  const fact: HostedChange = {
-    table: 'signature_audit',
-    rowId: body.id,
-    op: 'fact',
-    columns: { id: body.id, entity_id: body.entityId, request_id: body.requestId, seq: body.seq, type: body.type, actor_type: body.actorType, actor_id: body.actorId, actor_name: body.actorName, ip: body.ip, user_agent: body.userAgent, data: JSON.stringify(body.data), created_at: body.createdAt, prev_hash: body.prevHash, hash },
-  };
-  const move: HostedChange = {
-    table: 'signature_requests',
-    rowId: l.r.id,
-    op: 'transition',
-    columns: { ...requestColumns, audit_head: hash, updated_at: body.createdAt },
-    expect: { ...expect, audit_head: l.r.auditHead ?? null },
-  };
-  return [fact, move];
-}
-
-/**
- * A domain event this instance causes (a signer on its pages), as the fact a device writes with
- * its own events: it reaches the webhook deliverers once, from here; devices replay it locally
- * for their own consumers only (documents/hosted-signing.ts).
- */
-function eventChange(h: HostedContext, entityId: string, type: string, data: Record<string, unknown>): HostedChange {
-  const id = h.ids.next();
-  return { table: 'entity_events', rowId: id, op: 'fact', columns: { id, entity_id: entityId, type, data: JSON.stringify(data), created_at: serverTime(h), origin: 'hosted' } };
-}
-
 const view = (l: Loaded) => signingView(l.r, l.s, l.doc, l.all, l.fields);
 
 /**
@@ -144,14 +103,13 @@ const view = (l: Loaded) => signingView(l.r, l.s, l.doc, l.all, l.fields);
  */
 async function loadCurrent(h: HostedContext, token: string): Promise<Loaded> {
   const l = await h.store.db.transaction((tx) => load(tx, token));
-  if (l.r.status !== 'sent' || !l.r.dueDate || l.r.dueDate > serverTime(h)) return l;
+  if (!isOverdue(l.r, serverTime(h))) return l;
   return recordHostedChanges(h, l.entityId, async (tx) => {
     const now = await load(tx, token);
-    if (now.r.status !== 'sent') return { changes: [], result: now };
     const expiredAt = serverTime(h);
-    const changes = auditChanges(h, now, { type: 'expired', actor: { type: 'system', id: null, name: 'Bureau' }, data: { dueDate: now.r.dueDate } }, { status: 'expired', expired_at: expiredAt }, { status: 'sent' });
-    changes.push(eventChange(h, now.entityId, 'signature_request.expired', { requestId: now.r.id, title: now.r.title, dueDate: now.r.dueDate }));
-    return { changes, result: { ...now, r: { ...now.r, status: 'expired', expiredAt } } };
+    const { store, changes } = hostedRequestStore(h, now, expiredAt);
+    if (!expireRequest(store, expiredAt)) return { changes: [], result: now };
+    return { changes: changes(), result: { ...now, r: { ...now.r, status: 'expired', expiredAt } } };
   });
 }
 
@@ -161,13 +119,10 @@ export async function viewAsSigner(h: HostedContext, token: string, client: Clie
   if (first.r.status !== 'sent' || first.s.viewedAt) return view(first);
   return recordHostedChanges(h, first.entityId, async (tx) => {
     const l = await load(tx, token);
-    if (l.r.status !== 'sent' || l.s.viewedAt) return { changes: [], result: view(l) };
     const now = serverTime(h);
-    const changes: HostedChange[] = [
-      { table: 'signers', rowId: l.s.id, op: 'upsert', columns: { viewed_at: now } },
-      ...auditChanges(h, l, { type: 'viewed', actor: signerActor(l.s), client, data: { signerId: l.s.id } }),
-    ];
-    return { changes, result: view({ ...l, s: { ...l.s, viewedAt: now } }) };
+    const { store, changes } = hostedSigningStore(h, l, now);
+    if (!recordView(store, { now, client, host: null })) return { changes: [], result: view(l) };
+    return { changes: changes(), result: view({ ...l, s: { ...l.s, viewedAt: now } }) };
   });
 }
 
@@ -176,36 +131,13 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
   const first = await loadCurrent(h, token);
   const invited = await recordHostedChanges(h, first.entityId, async (tx) => {
     const l = await load(tx, token);
-    assertCanAct(l.r, l.s);
-    const now = serverTime(h);
-    if (body.action === 'decline') {
-      const changes: HostedChange[] = [
-        { table: 'signers', rowId: l.s.id, op: 'transition', columns: { status: 'declined', declined_at: now, decline_reason: body.reason }, expect: { status: 'pending' } },
-        ...auditChanges(h, l, { type: 'declined', actor: signerActor(l.s), client, data: { signerId: l.s.id, reason: body.reason } }, { status: 'declined', declined_at: now }, { status: 'sent' }),
-        eventChange(h, l.entityId, 'signature_request.declined', { requestId: l.r.id, title: l.r.title, signerId: l.s.id, name: l.s.name, email: l.s.email, reason: body.reason }),
-      ];
-      return { changes, result: false };
-    }
-    if (!signersWhoseTurn(l.r, l.all).some((t) => t.id === l.s.id)) throw new ConflictError('It is not your turn to sign yet');
-    const values = signedValues(l.fields, l.s, body.fields, now);
-    const changes: HostedChange[] = [
-      ...values.map(({ f, value }): HostedChange => ({ table: 'signature_fields', rowId: f.id, op: 'upsert', columns: { value, filled_at: value === null ? null : now } })),
-      {
-        table: 'signers',
-        rowId: l.s.id,
-        op: 'transition',
-        columns: { status: 'signed', signed_at: now, signed_ip: client.ip, signed_user_agent: client.userAgent?.slice(0, 400) ?? null, viewed_at: l.s.viewedAt ?? now },
-        expect: { status: 'pending' },
-      },
-      ...auditChanges(h, l, { type: 'signed', actor: signerActor(l.s), client, data: { signerId: l.s.id, role: l.s.role, fieldCount: values.filter((v) => v.value !== null).length } }),
-      eventChange(h, l.entityId, 'signer.signed', { requestId: l.r.id, signerId: l.s.id, name: l.s.name, email: l.s.email, role: l.s.role, signedAt: now }),
-    ];
+    const act: Acting = { now: serverTime(h), client, host: null };
+    const { store, changes, invited: next } = hostedSigningStore(h, l, act.now);
+    if (body.action === 'decline') declineRequest(store, body.reason, act);
+    else signRequest(store, body.fields, act);
     // Sequential order: whoever's turn comes next is invited from here (their link is made when the mail goes out).
-    const after = l.all.map((o) => (o.id === l.s.id ? { ...o, status: 'signed' as const } : o));
-    const left = after.filter((o) => ACTING_ROLES.has(o.role) && o.status !== 'signed');
-    const next = left.length > 0 ? signersWhoseTurn(l.r, after).filter((o) => !o.sentAt) : [];
     for (const o of next) await queueHostedMail(tx, h, { entityId: l.entityId, kind: 'signing_invite', requestId: l.r.id, signerId: o.id });
-    return { changes, result: next.length > 0 };
+    return { changes: changes(), result: next.length > 0 };
   });
   if (invited) h.mail?.wake();
   return h.store.db.transaction(async (tx) => view(await load(tx, token)));
@@ -220,4 +152,3 @@ export async function signerDocument(h: HostedContext, token: string): Promise<{
   if (!blob) throw new NotFoundError(signed ? 'The signed document has not reached the hosted instance yet' : 'The document has not reached the hosted instance yet');
   return { blob, name: signed ? signedName(l.doc.name) : l.doc.name };
 }
-

@@ -5,10 +5,18 @@ import type { Db } from '../db/open.js';
 import { hostedMailRelay, reasonGone, routeOf } from './routing.js';
 import { getSmtpSettings, smtpTransport } from './smtp-settings.js';
 import { mailOutbox, type MailHeaders } from './tables.js';
+import { MAIL_BATCH, MAX_MAIL_ATTEMPTS, mailBackoffMs, sendDueFrom, type Delivery, type MailFailure, type MailQueueStore, type RetryPolicy } from './queue.js';
 
-/** Attempts before a message is given up as failed; backoff 1, 2, 4 … minutes, at most 1 h. */
-export const MAX_MAIL_ATTEMPTS = 8;
-const BATCH = 20;
+export { MAX_MAIL_ATTEMPTS } from './queue.js';
+
+/** Backoff 1, 2, 4 … minutes, at most 1 h; 8 attempts; a 400 or 413 from the hosted instance fails at once. */
+const POLICY: RetryPolicy = {
+  maxAttempts: MAX_MAIL_ATTEMPTS,
+  batch: MAIL_BATCH,
+  backoffMs: (attempts) => mailBackoffMs(attempts, { baseMs: 60_000, capMs: 60 * 60_000 }),
+  permanent: (err) => PERMANENT.has((err as { status?: number }).status ?? 0),
+  retryAfterMs: (err) => ((err as { retryAfterSeconds?: number | null }).retryAfterSeconds ?? 0) * 1000,
+};
 
 export interface MailInput {
   entityId: string;
@@ -96,12 +104,8 @@ export function retryErrors(ctx: Context, entityId: string, mailIds: string[]): 
   return new Map(rows.filter((r) => r.lastError).map((r) => [r.id, r.lastError!]));
 }
 
-function backoffMs(attempts: number): number {
-  return Math.min(60 * 60_000, 60_000 * 2 ** (attempts - 1));
-}
-
 type MailRow = typeof mailOutbox.$inferSelect;
-type Outcome = 'sent' | 'failed' | 'dropped' | 'waiting';
+type Sent = { via: 'smtp' | 'hosted'; messageId: string | null };
 
 /** A mail waiting for this device's changes to reach the hosted instance: the next sync cycle is near. */
 const CATCH_UP_WAIT_MS = 2_000;
@@ -121,80 +125,75 @@ export async function sendDueMail(ctx: Context): Promise<{ sent: number; failed:
   // Mail of an entity with nowhere to go is not looked at (it keeps its place): the others' goes out.
   const routable = waiting.map((w) => w.entityId).filter((e) => routeOf(ctx, e, null, smtp !== null) !== null);
   if (routable.length === 0) return counts;
-  const due = ctx.db
-    .select()
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, now), inArray(mailOutbox.entityId, routable)))
-    .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-    .limit(BATCH)
-    .all();
-  for (const m of due) {
-    const outcome = await sendOne(ctx, m, smtp);
-    if (outcome !== 'waiting') counts[outcome]++;
-  }
-  return counts;
+  return sendDueFrom(desktopMailQueue(ctx, routable), (m) => deliver(ctx, m, smtp), POLICY, ctx.clock);
 }
 
-async function sendOne(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof smtpTransport>>): Promise<Outcome> {
+/** The queue in `mail_outbox`, for the entities whose mail has somewhere to go. One process sends: a claim always holds. */
+function desktopMailQueue(ctx: Context, entityIds: string[]): MailQueueStore<MailRow, Sent> {
+  return {
+    async due(limit) {
+      return ctx.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.status, 'queued'), lte(mailOutbox.nextAttemptAt, nowIso(ctx)), inArray(mailOutbox.entityId, entityIds)))
+        .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+        .limit(limit)
+        .all();
+    },
+    claim: async () => true,
+    sent: async (m, sent) => markSent(ctx, m, sent),
+    dropped: async (m, reason) => dropMail(ctx, m, reason),
+    failed: async (m, failure) => markFailedAttempt(ctx, m, failure),
+    waiting: async (m, retryAt) => void ctx.db.update(mailOutbox).set({ nextAttemptAt: retryAt }).where(eq(mailOutbox.id, m.id)).run(),
+  };
+}
+
+/** Sends one mail through its route, or says why it is dropped or waits; a throw is a failed attempt. */
+async function deliver(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof smtpTransport>>): Promise<Delivery<Sent>> {
   const gone = reasonGone(ctx, ctx.db, m.entityId, m.ref);
-  if (gone) return dropMail(ctx, m, gone);
+  if (gone) return { status: 'dropped', reason: gone };
   const route = routeOf(ctx, m.entityId, m.headers, smtp !== null)!;
   const relay = hostedMailRelay(ctx);
-  if (route === 'hosted' && !relay!.caughtUp(ctx, m.entityId)) {
-    ctx.db.update(mailOutbox).set({ nextAttemptAt: later(ctx, CATCH_UP_WAIT_MS) }).where(eq(mailOutbox.id, m.id)).run();
-    return 'waiting';
-  }
-  try {
-    const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
-    if (route === 'hosted') {
-      try {
-        const answer = await relay!.send(ctx, { id: m.id, entityId: m.entityId, to: m.to, subject: m.subject, text: body.text, html: body.html, ref: m.ref, headers: m.headers, purposeKey: m.purposeKey });
-        if (answer.status === 'dropped') return dropMail(ctx, m, answer.reason ?? 'The hosted instance did not send it');
-        return markSent(ctx, m, 'hosted', null);
-      } catch (err) {
-        // A hosted instance without SMTP of its own (503) cannot send: this device's SMTP does, when it has one.
-        if (!(smtp && (err as { status?: number }).status === 503)) throw err;
-      }
+  if (route === 'hosted' && !relay!.caughtUp(ctx, m.entityId)) return { status: 'waiting', retryAt: later(ctx, CATCH_UP_WAIT_MS) };
+  const body = JSON.parse(ctx.secrets.open(m.bodySealed).toString('utf8')) as { text: string; html: string };
+  if (route === 'hosted') {
+    try {
+      const answer = await relay!.send(ctx, { id: m.id, entityId: m.entityId, to: m.to, subject: m.subject, text: body.text, html: body.html, ref: m.ref, headers: m.headers, purposeKey: m.purposeKey });
+      if (answer.status === 'dropped') return { status: 'dropped', reason: answer.reason ?? 'The hosted instance did not send it' };
+      return { status: 'sent', sent: { via: 'hosted', messageId: null } };
+    } catch (err) {
+      // A hosted instance without SMTP of its own (503) cannot send: this device's SMTP does, when it has one.
+      if (!(smtp && (err as { status?: number }).status === 503)) throw err;
     }
-    const info = (await smtp!.transport.sendMail({ ...envelopeOf(smtp!.from, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } })) as { messageId?: string };
-    return markSent(ctx, m, 'smtp', info.messageId ?? null);
-  } catch (err) {
-    return markFailedAttempt(ctx, m, err);
   }
+  const info = (await smtp!.transport.sendMail({ ...envelopeOf(smtp!.from, m.headers), to: m.to, subject: m.subject, text: body.text, html: body.html, headers: { 'X-Bureau-Mail-Id': m.id } })) as { messageId?: string };
+  return { status: 'sent', sent: { via: 'smtp', messageId: info.messageId ?? null } };
 }
 
-function markSent(ctx: Context, m: MailRow, via: 'smtp' | 'hosted', messageId: string | null): Outcome {
+function markSent(ctx: Context, m: MailRow, { via, messageId }: Sent): void {
   ctx.db.transaction((tx) => {
     tx.update(mailOutbox).set({ status: 'sent', via, attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
     ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, via } });
   });
-  return 'sent';
 }
 
-function dropMail(ctx: Context, m: MailRow, reason: string): Outcome {
+function dropMail(ctx: Context, m: MailRow, reason: string): void {
   ctx.db.update(mailOutbox).set({ status: 'dropped', dropReason: reason.slice(0, 300) }).where(eq(mailOutbox.id, m.id)).run();
   ctx.log.info({ mailId: m.id, kind: m.ref.kind }, 'queued mail dropped: its reason is gone');
-  return 'dropped';
 }
 
 /** Refusals no retry can change (bad input, too large): the mail fails at once. */
 const PERMANENT = new Set([400, 413]);
 
-function markFailedAttempt(ctx: Context, m: MailRow, err: unknown): Outcome {
-  const attempts = m.attempts + 1;
-  const message = err instanceof Error ? err.message.slice(0, 300) : 'Send failed';
-  const { status, retryAfterSeconds } = err as { status?: number; retryAfterSeconds?: number | null };
-  const giveUp = attempts >= MAX_MAIL_ATTEMPTS || (status !== undefined && PERMANENT.has(status));
-  const wait = Math.max(backoffMs(attempts), (retryAfterSeconds ?? 0) * 1000);
+function markFailedAttempt(ctx: Context, m: MailRow, f: MailFailure): void {
   ctx.db.transaction((tx) => {
     tx.update(mailOutbox)
-      .set({ attempts, lastError: message, status: giveUp ? 'failed' : 'queued', nextAttemptAt: later(ctx, wait) })
+      .set({ attempts: f.attempts, lastError: f.lastError, status: f.giveUp ? 'failed' : 'queued', nextAttemptAt: f.nextAttemptAt })
       .where(eq(mailOutbox.id, m.id))
       .run();
-    if (giveUp) ctx.events.record(tx, { entityId: m.entityId, type: 'mail.failed', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, error: message } });
+    if (f.giveUp) ctx.events.record(tx, { entityId: m.entityId, type: 'mail.failed', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, error: f.lastError } });
   });
-  ctx.log.warn({ mailId: m.id, attempts, giveUp }, 'mail delivery failed');
-  return 'failed';
+  ctx.log.warn({ mailId: m.id, attempts: f.attempts, giveUp: f.giveUp }, 'mail delivery failed');
 }
 
 /** Where the entity's mail (with these headers) would go now, or null: it would wait. */

@@ -1,0 +1,43 @@
+// The storage the signing use cases run against, one unit of work at a time: the rows read at its
+// start and the changes it makes. Implemented for the desktop's SQLite (documents/signing-store.ts)
+// and for the hosted instance's mirror (hosted/signing-store.ts), where each change becomes one of
+// the hosted instance's own changes in the entity's log. Synchronous on purpose: a better-sqlite3
+// transaction cannot await, so the hosted store reads first and writes what was collected after.
+import type { AuditInput } from './audit-chain.js';
+import type { DocumentView, FieldRow, RequestRow, SignerRow } from './types.js';
+
+/** A guard on a status move: the store refuses (or the log's guard does) when the row moved on meanwhile. */
+export type StatusGuard<S> = { status: S };
+
+export type RequestPatch = Partial<Pick<RequestRow, 'status' | 'declinedAt' | 'expiredAt' | 'updatedAt'>>;
+export type SignerPatch = Partial<Pick<SignerRow, 'status' | 'viewedAt' | 'signedAt' | 'signedIp' | 'signedUserAgent' | 'declinedAt' | 'declineReason'>>;
+
+/** The changes a use case makes to one request. */
+export interface RequestStore {
+  readonly request: RequestRow;
+  updateRequest(patch: RequestPatch, expect?: StatusGuard<RequestRow['status']>): void;
+  /** Appends to the request's audit chain (and moves its head). */
+  appendAudit(entry: AuditInput): void;
+  /** A domain event (webhooks, notifications). */
+  recordEvent(type: string, data: Record<string, unknown>): void;
+  /** Tells the request's creator it was declined or expired, where that store does (the desktop). */
+  tellOwner(kind: 'declined' | 'expired', detail: string): void;
+}
+
+/** What one signer's link reaches, read at the start of the unit of work. */
+export interface SigningState {
+  r: RequestRow;
+  s: SignerRow;
+  all: SignerRow[];
+  fields: FieldRow[];
+  doc: DocumentView;
+}
+
+/** The changes a use case makes for one signer. */
+export interface SigningStore extends RequestStore {
+  readonly state: SigningState;
+  updateSigner(patch: SignerPatch, expect?: StatusGuard<SignerRow['status']>): void;
+  fillFields(values: { id: string; value: string | null; filledAt: string | null }[]): void;
+  /** Invites the signers whose turn has now come (their mail; the time they were sent). */
+  inviteSigners(next: SignerRow[]): void;
+}
