@@ -5,6 +5,7 @@
 // transaction cannot await, so the hosted store reads first and writes what was collected after.
 import type { AuditInput } from './audit-chain.js';
 import type { DocumentView, FieldRow, RequestRow, SignerRow } from './types.js';
+import type { EventPayloads, EventType } from '../../events/catalogue.js';
 
 /** A guard on a status move: the store refuses (or the log's guard does) when the row moved on meanwhile. */
 export type StatusGuard<S> = { status: S };
@@ -19,7 +20,7 @@ export interface RequestStore {
   /** Appends to the request's audit chain (and moves its head). */
   appendAudit(entry: AuditInput): void;
   /** A domain event (webhooks, notifications). */
-  recordEvent(type: string, data: Record<string, unknown>): void;
+  recordEvent<T extends EventType>(type: T, data: EventPayloads[T]): void;
   /** Tells the request's creator it was declined or expired, where that store does (the desktop). */
   tellOwner(kind: 'declined' | 'expired', detail: string): void;
 }
