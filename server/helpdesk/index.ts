@@ -29,3 +29,4 @@ export const helpdeskModule: Module = {
   },
   stop: (ctx) => stopMailIn(ctx),
 };
+export { searchHelpdesk } from './search-hits.js';

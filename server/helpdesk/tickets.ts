@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
+import { ftsQueryOf } from '../db/fts.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { helpdeskCategories, helpdeskMessages, helpdeskTickets } from './tables.js';
 import { nextTicketNumber } from './numbering.js';
@@ -89,16 +90,6 @@ function decodeCursor(cursor: string): [string, string] {
     // fall through
   }
   throw new BadRequestError('cursor is not valid');
-}
-
-/**
- * The FTS5 query for a search box's text: every word must appear, each as a prefix, quoted so
- * that FTS5 operators typed by a user (AND, NEAR, *, ", column filters) are plain words.
- * Null when the text holds no letter or digit.
- */
-export function ftsQueryOf(text: string): string | null {
-  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
 }
 
 /** Default page size when a client pages with `cursor` but gives no `limit`. */

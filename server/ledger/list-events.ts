@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { ftsQueryOf } from '../db/fts.js';
 import type { Context } from '../context.js';
 import { presentEvent } from './present.js';
 import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
@@ -9,6 +10,15 @@ export interface EventFilter {
   correlationId?: string;
   from?: string;
   to?: string;
+  /** Full-text search (ledger_search, migration 0027). */
+  q?: string;
+}
+
+/** Events whose indexed text holds every word; the entity bound, not correlated (one match, not one per event). */
+function matchesSearch(entityId: string, text: string): SQL {
+  const match = ftsQueryOf(text);
+  if (match === null) return sql`0`;
+  return sql`${ledgerEvents.id} in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ${match} and s.entity_id = ${entityId})`;
 }
 
 function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
@@ -19,6 +29,7 @@ function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | und
     f.correlationId ? eq(ledgerEvents.correlationId, f.correlationId) : undefined,
     f.from ? gte(ledgerEvents.timestamp, new Date(f.from).toISOString()) : undefined,
     f.to ? lte(ledgerEvents.timestamp, new Date(f.to).toISOString()) : undefined,
+    f.q !== undefined ? matchesSearch(entityId, f.q) : undefined,
   );
 }
 
