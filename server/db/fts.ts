@@ -1,4 +1,6 @@
 // Shared by every module with an FTS5 index (helpdesk, documents, ledger) and the search endpoint.
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 
 /** Longest search text accepted (`q` on the lists and the search endpoint). */
@@ -55,17 +57,26 @@ export interface SearchHit {
   detail: string | null;
   /** Where the words matched, the matched words marked. */
   snippet: SnippetPart[];
-  /** For a message: its ticket (the page that opens). */
-  ticketId?: string;
 }
 
 /**
  * How many of the newest matches are ranked (bm25) for the top bar: ranking every match of a
- * common word costs a bm25 score per row (tens of thousands); the newest few hundred, read in
- * rowid order and stopped at this limit, cost the same at any size. A rare word has fewer
- * matches than this, so all of them are ranked.
+ * common word costs a bm25 score per row (about 25 µs each, tens of thousands of rows); the
+ * newest few dozen, read in rowid order with the LIMIT applied inside the FTS scan, cost the same
+ * at any size. A rare word has fewer matches than this, so all of them are ranked.
  */
-export const RANKED_WINDOW = 200;
+export const RANKED_WINDOW = 50;
+
+const statements = new WeakMap<Database.Database, Map<string, Statement>>();
+
+/** A statement prepared once per database (the search runs several per request). */
+export function prepared(sqlite: Database.Database, sql: string): Statement {
+  let bySql = statements.get(sqlite);
+  if (!bySql) statements.set(sqlite, (bySql = new Map()));
+  let st = bySql.get(sql);
+  if (!st) bySql.set(sql, (st = sqlite.prepare(sql)));
+  return st;
+}
 
 /** The `limit` best of a window of matches (lower bm25 rank is better; ties: newer first). */
 export function bestRanked<T extends { rank: number; doc: number }>(rows: T[], limit: number): T[] {

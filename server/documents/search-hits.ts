@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { bestRanked, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
+import { bestRanked, prepared, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
 import { visibleFolderIds, type Accessor } from '../folders/access.js';
 
 const SNIPPET_SQL = `select snippet(documents_search, -1, ${SNIPPET_ARGS}) as snippet from documents_search where documents_search match ? and rowid = ?`;
@@ -21,7 +21,7 @@ export function searchDocuments(ctx: Context, entityId: string, accessor: Access
        order by s.rowid desc limit ?`,
     )
     .all(...[match, entityId, ...(visible === null ? [] : [JSON.stringify([...visible])]), RANKED_WINDOW]) as { doc: number; rank: number; id: string; name: string; pages: number; folder: string | null }[];
-  const snippet = ctx.sqlite.prepare(SNIPPET_SQL);
+  const snippet = prepared(ctx.sqlite, SNIPPET_SQL);
   const hits = bestRanked(recent, limit).map((r) => ({
     id: r.id,
     title: r.name,

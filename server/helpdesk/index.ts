@@ -29,4 +29,4 @@ export const helpdeskModule: Module = {
   },
   stop: (ctx) => stopMailIn(ctx),
 };
-export { searchHelpdesk } from './search-hits.js';
+export { searchTickets } from './search-hits.js';

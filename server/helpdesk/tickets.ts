@@ -169,7 +169,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     // Unpaged, the body is every matching ticket: the count is the body's length.
     return { items: rows, total: rows.length, nextCursor: null };
   }
-  const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
+  // Full text alone: the index has one row per ticket (migration 0028), so its matches are the count.
+  const total =
+    shape === 'f'
+      ? (listStatement(ctx, 'count:fts', () => 'select count(*) as n from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?').get(args[1], entityId) as { n: number }).n
+      : (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const limit = q.limit ?? DEFAULT_PAGE;
   const pageArgs = [...args];
   let pageWhere = where.join(' and ');

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { bestRanked, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
+import { bestRanked, prepared, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
 
 const RECENT_SQL = `
   select s.rowid as doc, s.rank as rank, d.event_id as id
@@ -17,9 +17,9 @@ const EVENT_SQL = `select e.type, e.timestamp, e.posting_status as status,
  * `match`: the best `limit` of the newest matches, each with its snippet.
  */
 export function searchLedgerEvents(ctx: Context, entityId: string, match: string, limit: number): { hits: SearchHit[]; more: boolean } {
-  const recent = ctx.sqlite.prepare(RECENT_SQL).all(match, entityId, RANKED_WINDOW) as { doc: number; rank: number; id: string }[];
-  const snippet = ctx.sqlite.prepare(SNIPPET_SQL);
-  const event = ctx.sqlite.prepare(EVENT_SQL);
+  const recent = prepared(ctx.sqlite, RECENT_SQL).all(match, entityId, RANKED_WINDOW) as { doc: number; rank: number; id: string }[];
+  const snippet = prepared(ctx.sqlite, SNIPPET_SQL);
+  const event = prepared(ctx.sqlite, EVENT_SQL);
   const hits = bestRanked(recent, limit).flatMap((r): SearchHit[] => {
     const e = event.get(entityId, r.id) as { type: string; timestamp: string; status: string; description: string | null } | undefined;
     if (!e) return [];

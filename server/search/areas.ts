@@ -8,7 +8,6 @@ import { SEARCH_AREAS, type SearchArea } from './schemas.js';
 /** What reading each area takes: the permission a member's role needs, the scope an API key needs. */
 const NEEDS: Record<SearchArea, { permission: Permission; scope: Scope }> = {
   tickets: { permission: 'HELPDESK.VIEW', scope: 'read:helpdesk' },
-  messages: { permission: 'HELPDESK.VIEW', scope: 'read:helpdesk' },
   documents: { permission: 'DOCUMENTS.VIEW', scope: 'read:documents' },
   ledgerEvents: { permission: 'LEDGER.VIEW', scope: 'read:ledger' },
 };

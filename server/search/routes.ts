@@ -12,9 +12,9 @@ export const searchRoutes: RouteDef[] = [
     {
       method: 'get',
       path: '/api/search',
-      summary: 'Search tickets, messages, documents and ledger events at once (the top bar)',
+      summary: 'Search tickets (with their messages and contacts), documents and ledger events at once (the top bar)',
       description:
-        'Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets and messages, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.',
+        'Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.',
       tags: ['Search'],
       access: 'user',
       query: s.searchQuery,

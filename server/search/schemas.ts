@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_SEARCH_TEXT } from '../db/fts.js';
 import { entityIdField } from '../http/entity-scope.js';
 
-export const SEARCH_AREAS = ['tickets', 'messages', 'documents', 'ledgerEvents'] as const;
+export const SEARCH_AREAS = ['tickets', 'documents', 'ledgerEvents'] as const;
 export type SearchArea = (typeof SEARCH_AREAS)[number];
 
 export const MAX_SEARCH_LIMIT = 20;
@@ -29,11 +29,10 @@ const snippetPartSchema = z.object({ text: z.string(), match: z.boolean().meta({
 
 export const searchHitSchema = z
   .object({
-    id: z.uuid().meta({ description: "The result's id: a ticket, message, document or ledger event, by its group's area" }),
-    title: z.string().meta({ description: "A ticket's (or a message's ticket's) subject, a document's name, a ledger event's journal description (or its type)" }),
+    id: z.uuid().meta({ description: "The result's id: a ticket, document or ledger event, by its group's area" }),
+    title: z.string().meta({ description: "A ticket's subject, a document's name, a ledger event's journal description (or its type)" }),
     detail: z.string().nullable(),
-    snippet: z.array(snippetPartSchema).meta({ description: 'Where the words matched, as text runs (matched words marked), to render without markup' }),
-    ticketId: z.uuid().optional().meta({ description: "A message's ticket" }),
+    snippet: z.array(snippetPartSchema).meta({ description: "Where the words matched (a ticket's subject, description, contact or one of its messages; a document's name or text), as text runs with the matched words marked, to render without markup" }),
   })
   .meta({ id: 'SearchHit' });
 
@@ -46,7 +45,7 @@ export const searchGroupSchema = z
   .meta({ id: 'SearchGroup' });
 
 export const searchResponse = z
-  .object({ q: z.string(), groups: z.array(searchGroupSchema).meta({ description: 'One group per area the caller may read, in a fixed order (tickets, messages, documents, ledger events), empty ones included' }) })
+  .object({ q: z.string(), groups: z.array(searchGroupSchema).meta({ description: 'One group per area the caller may read, in a fixed order (tickets, documents, ledger events), empty ones included' }) })
   .meta({ id: 'SearchResults' });
 
 export type SearchResults = z.infer<typeof searchResponse>;

@@ -3,7 +3,7 @@ import type { Auth } from '../auth/authenticate.js';
 import { ftsQueryOf, type SearchHit } from '../db/fts.js';
 import { searchDocuments } from '../documents/index.js';
 import { accessorOf } from '../folders/index.js';
-import { searchHelpdesk } from '../helpdesk/index.js';
+import { searchTickets } from '../helpdesk/index.js';
 import { searchLedgerEvents } from '../ledger/index.js';
 import { readableAreas } from './areas.js';
 import type { SearchArea, SearchResults } from './schemas.js';
@@ -17,8 +17,7 @@ export function searchEverything(ctx: Context, entityId: string, auth: Auth | nu
   // The schema refused text with no letter or digit, so there is a query.
   const match = ftsQueryOf(q)!;
   const find: Record<SearchArea, () => { hits: SearchHit[]; more: boolean }> = {
-    tickets: () => searchHelpdesk(ctx, entityId, 'tickets', match, limit),
-    messages: () => searchHelpdesk(ctx, entityId, 'messages', match, limit),
+    tickets: () => searchTickets(ctx, entityId, match, limit),
     documents: () => searchDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), match, limit),
     ledgerEvents: () => searchLedgerEvents(ctx, entityId, match, limit),
   };

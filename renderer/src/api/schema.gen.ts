@@ -10103,8 +10103,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Search tickets, messages, documents and ledger events at once (the top bar)
-         * @description Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets and messages, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.
+         * Search tickets (with their messages and contacts), documents and ledger events at once (the top bar)
+         * @description Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.
          */
         get: {
             parameters: {
@@ -14338,7 +14338,7 @@ export interface components {
         };
         SearchGroup: {
             /** @enum {string} */
-            area: "tickets" | "messages" | "documents" | "ledgerEvents";
+            area: "tickets" | "documents" | "ledgerEvents";
             hits: components["schemas"]["SearchHit"][];
             /** @description More matches than `limit`: the area's own list (its `q`) shows them all */
             more: boolean;
@@ -14347,21 +14347,16 @@ export interface components {
             detail: string | null;
             /**
              * Format: uuid
-             * @description The result's id: a ticket, message, document or ledger event, by its group's area
+             * @description The result's id: a ticket, document or ledger event, by its group's area
              */
             id: string;
-            /** @description Where the words matched, as text runs (matched words marked), to render without markup */
+            /** @description Where the words matched (a ticket's subject, description, contact or one of its messages; a document's name or text), as text runs with the matched words marked, to render without markup */
             snippet: components["schemas"]["SearchSnippetPart"][];
-            /**
-             * Format: uuid
-             * @description A message's ticket
-             */
-            ticketId?: string;
-            /** @description A ticket's (or a message's ticket's) subject, a document's name, a ledger event's journal description (or its type) */
+            /** @description A ticket's subject, a document's name, a ledger event's journal description (or its type) */
             title: string;
         };
         SearchResults: {
-            /** @description One group per area the caller may read, in a fixed order (tickets, messages, documents, ledger events), empty ones included */
+            /** @description One group per area the caller may read, in a fixed order (tickets, documents, ledger events), empty ones included */
             groups: components["schemas"]["SearchGroup"][];
             q: string;
         };

@@ -8,7 +8,6 @@ export type SearchArea = SearchGroup['area'];
 /** What each area's group is called, and the page a result opens. */
 export const AREAS: Record<SearchArea, { label: string; pathOf: (hit: SearchHit) => string }> = {
   tickets: { label: 'Tickets', pathOf: (h) => `/helpdesk/tickets/${h.id}` },
-  messages: { label: 'Messages', pathOf: (h) => `/helpdesk/tickets/${h.ticketId ?? h.id}` },
   // The documents and ledger pages open the named document or event (`document`, `event`).
   documents: { label: 'Documents', pathOf: (h) => `/documents?document=${h.id}` },
   ledgerEvents: { label: 'Ledger events', pathOf: (h) => `/ledger/events?event=${h.id}` },
