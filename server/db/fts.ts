@@ -85,3 +85,10 @@ export function bestRanked<T extends { rank: number; doc: number }>(rows: T[], l
 
 /** snippet() arguments: matched words between MATCH_OPEN/MATCH_CLOSE, about a dozen words around them. */
 export const SNIPPET_ARGS = "char(2), char(3), '…', 12";
+
+/**
+ * Up to this many matches, a list filters by the matching ids themselves (SQLite looks each up by
+ * its key); above it, by the index's subquery, probed while the list is read in its own order
+ * (which stops early for a common word). A rare word then never scans the whole list.
+ */
+export const FEW_MATCHES = 1000;
