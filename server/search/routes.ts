@@ -14,7 +14,7 @@ export const searchRoutes: RouteDef[] = [
       path: '/api/search',
       summary: 'Search tickets (with their messages and contacts), documents and ledger events at once (the top bar)',
       description:
-        'Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.',
+        'Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity: `x-entity-id` (or an `entityId` query parameter), or for an API key its own entity. The lists take the same text as `q` to show every match.',
       tags: ['Search'],
       access: 'user',
       query: s.searchQuery,
@@ -22,7 +22,8 @@ export const searchRoutes: RouteDef[] = [
       errors: { 403: 'Not a member of this entity, an API key of another entity, or no area the caller may read' },
     },
     ({ ctx, req, auth, query }) => {
-      const entityId = readEntityId({ params: {}, query, body: undefined, header: (name) => req.get(name) ?? undefined }, 'QBH', true);
+      // Read here, not by route(): which areas the caller may read is decided per area (areas.ts).
+      const entityId = readEntityId({ params: {}, query: req.query, body: undefined, header: (name) => req.get(name) ?? undefined }, 'QBH', true) ?? (auth?.kind === 'apiKey' ? auth.entityId : undefined);
       if (!entityId) throw new BadRequestError('entityId required');
       if (!uuid.safeParse(entityId).success) throw new BadRequestError('entityId must be a UUID');
       return searchEverything(ctx, entityId, auth, query.q, query.limit);

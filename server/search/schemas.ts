@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { MAX_SEARCH_TEXT } from '../db/fts.js';
-import { entityIdField } from '../http/entity-scope.js';
 
 export const SEARCH_AREAS = ['tickets', 'documents', 'ledgerEvents'] as const;
 export type SearchArea = (typeof SEARCH_AREAS)[number];
 
 export const MAX_SEARCH_LIMIT = 20;
 
+/** The entity is read as for other routes (query `entityId`, or `x-entity-id`) by the handler: access is per area. */
 export const searchQuery = z.object({
-  entityId: entityIdField,
   q: z
     .string('q is required')
     .trim()

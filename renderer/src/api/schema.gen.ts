@@ -10104,13 +10104,11 @@ export interface paths {
         };
         /**
          * Search tickets (with their messages and contacts), documents and ledger events at once (the top bar)
-         * @description Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity as for other routes (`entityId`, or `x-entity-id`). The lists take the same text as `q` to show every match.
+         * @description Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity: `x-entity-id` (or an `entityId` query parameter), or for an API key its own entity. The lists take the same text as `q` to show every match.
          */
         get: {
             parameters: {
                 query: {
-                    /** @description The entity (QBH: query, body or x-entity-id). */
-                    entityId?: string;
                     /** @description Results per area (1–20, default 5). */
                     limit?: number;
                     /** @description The words to find: every word must appear (as the beginning of a word, ignoring case and accents); FTS operators are plain words. */
