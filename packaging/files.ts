@@ -10,7 +10,7 @@ import { startupPackageRoots } from '../scripts/server-bundle.mjs';
  * (`new URL('./x.mjs', import.meta.url)`): in the app they sit next to the main bundle, in
  * `app.asar.unpacked` (see main/asar-paths.ts).
  */
-export const workerEntryFiles = ['server/privacy/prover-worker.mjs', 'server/documents/seal-worker.mjs', 'server/db/read-worker.mjs'];
+export const workerEntryFiles = ['server/privacy/prover-worker.mjs', 'server/documents/seal-worker.mjs', 'server/documents/pdf-text-worker.mjs', 'server/db/read-worker.mjs'];
 
 /**
  * Files the server reads by URL relative to its own code besides the workers: the circuit

@@ -11,6 +11,7 @@ import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
 import { syncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
+import { searchModule } from './search/index.js';
 import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
 import type { Db } from './db/open.js';
@@ -65,7 +66,7 @@ export interface Module {
   sync?: TablePolicies;
 }
 
-export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule];
+export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule, searchModule];
 
 // The event catalogue is the modules' events: handed to the kernel once, as the modules load.
 for (const m of modules) if (m.events) registerEvents(m.events);

@@ -5,6 +5,7 @@ import { useSession } from './session';
 import { Button, Modal, TextInput, ErrorBanner } from './ui/components';
 import { useAction } from './ui/hooks';
 import { topBarItems } from './topbar-items';
+import { SearchBox } from './search/SearchBox';
 
 /** The menu button that opens the sidebar as a drawer on narrow screens (hidden when the sidebar shows). */
 export interface MenuButtonProps {
@@ -47,6 +48,7 @@ export function TopBar({ menu }: { menu: MenuButtonProps }) {
           <option value="__new">+ New entity…</option>
         </select>
       </div>
+      <SearchBox />
       <div className="topbar-spacer" />
       {topBarItems.map((Item, i) => (
         <Item key={i} />

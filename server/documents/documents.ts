@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
+import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import { assertFolderAccess, folderLevel, visibleFolderIds, type Accessor } from '../folders/access.js';
 import { folderOrder } from './placement.js';
 import { inspectPdf } from './pdf-info.js';
+import { requestTextExtraction } from './extract-texts.js';
 import type { listDocumentsQuery, updateDocumentBody } from './schemas.js';
 import { documents, signatureRequests } from './tables.js';
 
@@ -76,8 +78,25 @@ export async function uploadDocument(ctx: Context, entityId: string, accessor: A
     tx.insert(documents).values(row).run();
     ctx.events.record(tx, { entityId, type: 'document.uploaded', data: { documentId: row.id, name: row.name, sha256: row.sha256, size: row.size, pageCount: row.pageCount, folderId } });
   });
+  // Off the request's path: the name is searchable now, the PDF's text once a worker has read it.
+  requestTextExtraction(ctx);
   return presentDocument(row);
 }
+
+/**
+ * Documents whose name or text holds every word of `text` (no word at all: none). A few matches:
+ * their ids (looked up by key); many: the index's subquery, the entity bound rather than
+ * correlated with the outer row, so SQLite matches once rather than once per document.
+ */
+function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
+  const match = ftsQueryOf(text);
+  if (match === null) return sql`0`;
+  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(documents.id, ids) : sql`0`;
+  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match} and s.entity_id = ${entityId})`;
+}
+
+const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ? limit ?';
 
 export function listDocuments(ctx: Context, entityId: string, accessor: Accessor, query: z.output<typeof listDocumentsQuery>) {
   const where: (SQL | undefined)[] = [eq(documents.entityId, entityId)];
@@ -87,6 +106,7 @@ export function listDocuments(ctx: Context, entityId: string, accessor: Accessor
     where.push(eq(documents.folderId, query.folderId));
   }
   if (query.search) where.push(sql`instr(lower(${documents.name}), lower(${query.search})) > 0`);
+  if (query.q !== undefined) where.push(matchesSearch(ctx, entityId, query.q));
   const visible = visibleFolderIds(ctx, entityId, accessor);
   if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
   const order = query.folderId ? folderOrder : [desc(documents.createdAt), desc(documents.id)];

@@ -11,6 +11,7 @@ import { queueCompletedMails, queueOwnerMail } from './notify.js';
 import { findRequest, signersOf, type RequestMeta } from './requests.js';
 import { buildSealedPdf } from './seal.js';
 import { fileSignedCopy } from './signed-copy.js';
+import { requestTextExtraction } from './extract-texts.js';
 import { signatureRequests } from './tables.js';
 
 /**
@@ -52,4 +53,6 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
     // The creator who is also a recipient gets that "Completed" mail only (one per person).
     queueOwnerMail(tx, ctx, completed, 'completed', '', all.map((s) => s.email));
   });
+  // The filed signed copy's text, for search.
+  requestTextExtraction(ctx);
 }

@@ -1,5 +1,6 @@
 import type { Module } from '../modules.js';
-import { fact, guardedExcept, mutable, secret } from '../sync/policy.js';
+import { fact, guardedExcept, local, mutable, secret } from '../sync/policy.js';
+import { extractDocumentTexts } from './extract-texts.js';
 import { recordMailResults } from './mail-audit.js';
 import { runAutoReminders } from './reminders.js';
 import { documentsModuleRoutes } from './routes.js';
@@ -28,6 +29,9 @@ export const documentsModule: Module = {
     signature_fields: mutable,
     signature_audit: fact,
     signing_certificates: secret('the seal key stays on the owner devices that hold it'),
+    // Each device reads the text of the PDFs it holds, and indexes it with the names.
+    document_texts: local('read from the PDFs this device holds'),
+    documents_search_docs: local('the full-text index, derived from documents and their text by triggers'),
   },
   onHostedChanges: reactToHostedSigning,
   start(ctx) {
@@ -36,6 +40,9 @@ export const documentsModule: Module = {
     ctx.loops.add('documents.expire', 60_000, () => void expireOverdueRequests(ctx));
     ctx.loops.add('documents.reminders', 15 * 60_000, () => void runAutoReminders(ctx));
     // Requests whose last signature came by sync from the hosted signing pages.
+    // PDFs with no text read yet: uploads the request path left to it, documents that arrived by sync.
+    ctx.loops.add('documents.extract-text', 30_000, async () => void (await extractDocumentTexts(ctx)));
     ctx.loops.add('documents.complete-signed', 5_000, async () => void (await completeSignedRequests(ctx)));
   },
 };
+export { searchDocuments } from './search-hits.js';

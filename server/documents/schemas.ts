@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTextParam } from '../db/fts.js';
 
 export const pageSizeSchema = z.object({ width: z.number(), height: z.number() }).meta({ id: 'PageSize', description: 'Page size in PDF points (1/72 in) as displayed (rotation applied)' });
 
@@ -34,6 +35,7 @@ export const listDocumentsQuery = z.object({
     .optional()
     .meta({ description: 'Only documents of this folder, in its manual order (`root` = unfiled documents). Without it: every visible document, newest first.' }),
   search: z.string().trim().max(200).optional().meta({ description: 'Case-insensitive substring of the name' }),
+  q: searchTextParam("documents whose name or PDF text (read in the background after the upload, so found a moment later than the name)"),
 });
 export const updateDocumentBody = z.object({
   entityId: z.uuid().optional(),

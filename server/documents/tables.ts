@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, real, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, real, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export interface PageSize {
   width: number;
@@ -30,7 +30,7 @@ export const documents = sqliteTable(
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [index('documents_entity_idx').on(t.entityId, t.folderId)],
+  (t) => [index('documents_entity_idx').on(t.entityId, t.folderId), index('documents_sha_idx').on(t.entityId, t.sha256)],
 );
 
 export const REQUEST_STATUSES = ['draft', 'sent', 'completed', 'cancelled', 'declined', 'expired'] as const;
@@ -171,3 +171,36 @@ export const signingCertificates = sqliteTable('signing_certificates', {
   createdAt: text('created_at').notNull(),
   expiresAt: text('expires_at').notNull(),
 });
+
+/**
+ * Text read from a PDF's pages (pdfjs, in a worker: pdf-text.ts), per entity and content hash.
+ * Each device extracts its own from the blobs it holds (never synced); `failed` marks a PDF whose
+ * text could not be read, so it is not tried again. Triggers (migration 0027) copy the text into
+ * the document search index of every document with these bytes.
+ */
+export const documentTexts = sqliteTable(
+  'document_texts',
+  {
+    entityId: text('entity_id').notNull(),
+    sha256: text('sha256').notNull(),
+    text: text('text').notNull(),
+    failed: integer('failed', { mode: 'boolean' }).notNull().default(false),
+    extractedAt: text('extracted_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.sha256] })],
+);
+
+/**
+ * The document search index's rows: one per document, with a stable integer `doc` — the rowid of
+ * its row in the FTS5 table `documents_search` (name, text; migration 0027), kept by triggers on
+ * `documents` and `document_texts` in the writing transaction, also for rows applied by sync.
+ */
+export const documentsSearchDocs = sqliteTable(
+  'documents_search_docs',
+  {
+    doc: integer('doc').primaryKey(),
+    documentId: text('document_id').notNull(),
+    entityId: text('entity_id').notNull(),
+  },
+  (t) => [uniqueIndex('documents_search_docs_document_uq').on(t.documentId)],
+);

@@ -31,3 +31,4 @@ export const helpdeskModule: Module = {
   },
   stop: (ctx) => stopMailIn(ctx),
 };
+export { searchTickets } from './search-hits.js';

@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Db } from '../db/open.js';
+import { ftsQueryOf } from '../db/fts.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { helpdeskCategories, helpdeskMessages, helpdeskTickets } from './tables.js';
 import { nextTicketNumber } from './numbering.js';
@@ -79,16 +80,6 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
   return { ...presentTicket(row), messages: withMailDetails(ctx, entityId, ticketId, messages.map(presentMessage)) };
 }
 
-
-/**
- * The FTS5 query for a search box's text: every word must appear, each as a prefix, quoted so
- * that FTS5 operators typed by a user (AND, NEAR, *, ", column filters) are plain words.
- * Null when the text holds no letter or digit.
- */
-export function ftsQueryOf(text: string): string | null {
-  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
-}
 
 /** Default page size when a client pages with `cursor` but gives no `limit`. */
 const DEFAULT_PAGE = 50;
@@ -176,7 +167,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     // Unpaged, the body is every matching ticket: the count is the body's length.
     return { items: rows, total: rows.length, nextCursor: null };
   }
-  const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
+  // Full text alone: the index has one row per ticket (migration 0028), so its matches are the count.
+  const total =
+    shape === 'f'
+      ? (listStatement(ctx, 'count:fts', () => 'select count(*) as n from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?').get(args[1], entityId) as { n: number }).n
+      : (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const limit = q.limit ?? DEFAULT_PAGE;
   const pageArgs = [...args];
   let pageWhere = where.join(' and ');

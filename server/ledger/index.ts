@@ -22,6 +22,7 @@ export const ledgerModule: Module = {
     ledger_balances: local('derived from ledger_lines by triggers'),
     ledger_day_totals: local('derived from ledger_lines by triggers'),
     ledger_day_entries: local('derived from ledger_entries by triggers'),
+    ledger_search_docs: local('the full-text index, derived from ledger_events by triggers'),
   },
 };
 
@@ -29,3 +30,4 @@ export { postEvent, type PostEventResult } from './post-event.js';
 export type { PostEventInput } from './schemas.js';
 export { formatMinor, toMinor, parseCurrency } from './money.js';
 export { listAccounts } from './accounts.js';
+export { searchLedgerEvents } from './search-hits.js';

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
 import type { Context } from '../context.js';
 import { presentEvent } from './present.js';
 import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
@@ -9,9 +10,26 @@ export interface EventFilter {
   correlationId?: string;
   from?: string;
   to?: string;
+  /** Full-text search (ledger_search, migration 0027). */
+  q?: string;
 }
 
-function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
+/**
+ * Events whose indexed text holds every word. A few matches: their ids (looked up by key); many:
+ * the index's subquery, the entity bound rather than correlated (one match, not one per event).
+ */
+function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
+  const match = ftsQueryOf(text);
+  if (match === null) return sql`0`;
+  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(ledgerEvents.id, ids) : sql`0`;
+  return sql`${ledgerEvents.id} in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ${match} and s.entity_id = ${entityId})`;
+}
+
+const COUNT_SQL = 'select count(*) as n from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? and s.entity_id = ?';
+const FEW_SQL = 'select s.event_id as id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? and s.entity_id = ? limit ?';
+
+function where(ctx: Context, entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
   return and(
     eq(ledgerEvents.entityId, entityId),
     withStatus && f.postingStatus ? eq(ledgerEvents.postingStatus, f.postingStatus) : undefined,
@@ -19,13 +37,17 @@ function where(entityId: string, f: EventFilter, withStatus: boolean): SQL | und
     f.correlationId ? eq(ledgerEvents.correlationId, f.correlationId) : undefined,
     f.from ? gte(ledgerEvents.timestamp, new Date(f.from).toISOString()) : undefined,
     f.to ? lte(ledgerEvents.timestamp, new Date(f.to).toISOString()) : undefined,
+    f.q !== undefined ? matchesSearch(ctx, entityId, f.q) : undefined,
   );
 }
 
 /** One page of events, newest first (createdAt, then id). A page past the end is empty. */
 export function listEvents(ctx: Context, entityId: string, f: EventFilter & { page: number; pageSize: number }) {
-  const cond = where(entityId, f, true);
-  const total = ctx.db.select({ n: count() }).from(ledgerEvents).where(cond).get()?.n ?? 0;
+  const cond = where(ctx, entityId, f, true);
+  const onlyText = f.q !== undefined && !f.postingStatus && !f.type && !f.correlationId && !f.from && !f.to;
+  const match = onlyText ? ftsQueryOf(f.q!) : null;
+  // Full text alone: the index has one row per event, so its matches are the count.
+  const total = match !== null ? (prepared(ctx.sqlite, COUNT_SQL).get(match, entityId) as { n: number }).n : (ctx.db.select({ n: count() }).from(ledgerEvents).where(cond).get()?.n ?? 0);
   const rows = ctx.db
     .select()
     .from(ledgerEvents)
@@ -42,7 +64,7 @@ export function countEventsByStatus(ctx: Context, entityId: string, f: EventFilt
   const rows = ctx.db
     .select({ status: ledgerEvents.postingStatus, n: count() })
     .from(ledgerEvents)
-    .where(where(entityId, f, false))
+    .where(where(ctx, entityId, f, false))
     .groupBy(ledgerEvents.postingStatus)
     .all();
   const counts = Object.fromEntries(POSTING_STATUSES.map((s) => [s, 0])) as Record<PostingStatus, number>;

@@ -43,14 +43,14 @@ export const ledgerRoutes: RouteDef[] = [
       path: '/api/ledger/events',
       summary: 'List ledger events (paginated), or their counts per posting status',
       description:
-        'Query parameters: `entityId`, `postingStatus` (posted | pending_approval | reversed | failed | unposted), `type`, `correlationId`, `from` / `to` (ISO date-times on the business `timestamp`), `view=statusCounts`, `page` (1-based, default 1), `pageSize` (1–200, default 50; out of range → 400). Returns `{ events, total, page, pageSize }`, newest first; a page past the end has no events. With `view=statusCounts` returns `{ counts: { posted, pending_approval, reversed, failed, unposted }, total }` instead.',
+        'Query parameters: `entityId`, `postingStatus` (posted | pending_approval | reversed | failed | unposted), `type`, `correlationId`, `from` / `to` (ISO date-times on the business `timestamp`), `q` (full-text search), `view=statusCounts`, `page` (1-based, default 1), `pageSize` (1–200, default 50; out of range → 400). Returns `{ events, total, page, pageSize }`, newest first; a page past the end has no events. With `view=statusCounts` returns `{ counts: { posted, pending_approval, reversed, failed, unposted }, total }` instead.',
       tags,
       access: view,
       query: s.listEventsQuery,
       response: s.listEventsResponse,
     },
     ({ ctx, entityId, query }) => {
-      const filter = { postingStatus: query.postingStatus, type: query.type, correlationId: query.correlationId, from: query.from, to: query.to };
+      const filter = { postingStatus: query.postingStatus, type: query.type, correlationId: query.correlationId, from: query.from, to: query.to, q: query.q };
       if (query.view === 'statusCounts') return countEventsByStatus(ctx, entityId, filter);
       return listEvents(ctx, entityId, { ...filter, page: query.page, pageSize: query.pageSize });
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchTextParam } from '../db/fts.js';
 import { ACCOUNT_TYPES, POSTING_STATUSES } from './tables.js';
 import { isCurrency } from './money.js';
 
@@ -156,6 +157,7 @@ export const listEventsQuery = z.object({
   correlationId: z.string().min(1).max(200).optional().meta({ description: 'Filter by correlationId' }),
   from: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only events whose business timestamp is ≥ from' }),
   to: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only events whose business timestamp is ≤ to' }),
+  q: searchTextParam("events whose type, payload text (descriptions, customers, suppliers, merchants, counterparties, numbers, references), metadata, correlationId or idempotencyKey"),
   view: z.literal('statusCounts').optional().meta({ description: '`statusCounts`: return `{ counts, total }` (counts per posting status for the other filters, ignoring postingStatus and pagination) instead of events' }),
   page: pageParam,
   pageSize: pageSizeParam,

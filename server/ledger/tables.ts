@@ -168,3 +168,19 @@ export const ledgerDayEntries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.entityId, t.day] })],
 );
+
+/**
+ * The ledger search index's rows: one per event, with a stable integer `doc` — the rowid of its
+ * row in the FTS5 table `ledger_search` (migration 0027: the type, the payload's and metadata's
+ * text — descriptions, counterparties, numbers, references — and the correlation id), kept by
+ * triggers on `ledger_events` in the writing transaction, also for events applied by sync.
+ */
+export const ledgerSearchDocs = sqliteTable(
+  'ledger_search_docs',
+  {
+    doc: integer('doc').primaryKey(),
+    eventId: text('event_id').notNull(),
+    entityId: text('entity_id').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_search_docs_event_uq').on(t.eventId)],
+);

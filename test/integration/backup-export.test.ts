@@ -6,6 +6,7 @@ import { cleanupBackups, PASSPHRASE } from './backup-helpers.js';
 import { draftRequest, PNG_DATA_URL, signingToken, uploadPdf } from './documents-helpers.js';
 import { extractSignature, verifyCms } from '../helpers/pdf-seal.js';
 import { invoice, postEvent } from './ledger-helpers.js';
+import { extractDocumentTexts } from '../../server/documents/extract-texts.js';
 
 let a: TestServer;
 let owner: SessionClient;
@@ -38,6 +39,8 @@ beforeAll(async () => {
   completedId = signed.requestId;
   expect((await owner.post('/api/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['*'] })).status).toBe(201);
   expect((await owner.post('/api/backups/passphrase', { passphrase: PASSPHRASE })).status).toBe(200);
+  // The PDFs' text, read after their uploads, is exported with them.
+  await extractDocumentTexts(a.ctx);
   const res = await owner.post(`/api/backups/export?entityId=${owner.entityId}`);
   expect(res.status).toBe(201);
   exported = res.body;
@@ -101,6 +104,12 @@ describe('import business on a fresh install', () => {
       expect(imported.body.secrets.restored).toBeGreaterThanOrEqual(3); // signing key, signer tokens, webhook secret
       const there = makeClient(b.url, { cookie: other.cookie, origin: b.url, 'x-entity-id': owner.entityId });
       expect(await answers(there)).toEqual(await answers(owner));
+      // The search indexes are rebuilt as the rows are imported (the PDFs' text came with them).
+      for (const p of ['/api/search?q=sample', '/api/search?q=broken', '/api/search?q=invoice&limit=20', '/api/documents?q=sample', '/api/documents?q=lease', '/api/ledger/events?q=invoice']) {
+        const here = (await owner.get(p)).body;
+        expect((await there.get(p)).body, p).toEqual(here);
+      }
+      expect((await there.get('/api/documents?q=sample')).body.length).toBeGreaterThan(0);
       // The PDF bytes are the same.
       const docs = (await owner.get('/api/documents')).body;
       for (const d of docs) expect(Buffer.from((await there.get(`/api/documents/${d.id}/content`)).body as string)).toEqual(Buffer.from((await owner.get(`/api/documents/${d.id}/content`)).body as string));

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMigrationsDir, openDatabase } from '../../server/db/open.js';
 import { startTestServer } from '../helpers/server.js';
+import { makePdf } from '../fixtures/pdf.js';
+import { uploadPdf } from './documents-helpers.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-migrate-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -93,10 +95,13 @@ describe('migrations', () => {
     const dataDir = path.join(tmp, 'derived');
     const first = await startTestServer({ dataDir });
     const owner = await first.signup();
+    const invoiceIds: string[] = [];
     for (const [i, net] of ['10.00', '123456789012345678901.50', '7.25'].entries()) {
       const res = await owner.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: `I-${i}`, currency: 'USD', netAmount: net, taxAmount: '1.00' }, timestamp: `2025-0${i + 1}-15T10:00:00.000Z` });
       expect(res.status).toBe(201);
+      invoiceIds.push(res.body.id);
     }
+    const manual = (await uploadPdf(owner, { name: 'Kettle manual.pdf', data: await makePdf(1, undefined, 'Descaling instructions') })).body;
     const hook = (await owner.post('/api/webhook-subscriptions', { url: 'http://127.0.0.1:9/hook', events: ['ticket.created'] })).body;
     const ticket = (await owner.post('/api/helpdesk/tickets', { subject: 'Kettle broken', description: 'It leaks' })).body;
     await owner.post(`/api/helpdesk/tickets/${ticket.id}/messages`, { body: 'Replacement shipped' });
@@ -104,7 +109,7 @@ describe('migrations', () => {
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data, 0027 the document and ledger search indexes), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     // Capture triggers name every column; they are made again at start.
     for (const { name } of old.sqlite.prepare("select name from sqlite_master where type = 'trigger' and name like 'sync_capture_%'").all() as { name: string }[]) old.sqlite.exec(`DROP TRIGGER ${name}`);
@@ -123,7 +128,12 @@ describe('migrations', () => {
       ALTER TABLE webhook_subscriptions ADD secret_sealed text NOT NULL DEFAULT '';
       UPDATE webhook_subscriptions SET secret_sealed = (SELECT secret_sealed FROM webhook_secrets WHERE subscription_id = webhook_subscriptions.id);
       DROP TABLE entity_events; DROP TABLE webhook_secrets; ALTER TABLE outbox DROP COLUMN replay_of;
-      ALTER TABLE webhook_subscriptions DROP COLUMN secret_version; ALTER TABLE webhook_subscriptions DROP COLUMN delivered_by;`);
+      ALTER TABLE webhook_subscriptions DROP COLUMN secret_version; ALTER TABLE webhook_subscriptions DROP COLUMN delivered_by;
+      DROP TRIGGER documents_search_insert; DROP TRIGGER documents_search_update; DROP TRIGGER documents_search_delete;
+      DROP TRIGGER document_texts_search_insert; DROP TRIGGER document_texts_search_delete;
+      DROP TRIGGER ledger_events_search_insert; DROP TRIGGER ledger_events_search_update; DROP TRIGGER ledger_events_search_delete;
+      DROP TABLE documents_search; DROP TABLE documents_search_docs; DROP TABLE document_texts; DROP INDEX documents_sha_idx;
+      DROP TABLE ledger_search; DROP TABLE ledger_search_docs;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
@@ -141,6 +151,11 @@ describe('migrations', () => {
       expect(await get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).toEqual(pl);
       expect((await get('/api/helpdesk/tickets?q=replacement')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);
       expect((await get('/api/helpdesk/tickets?q=leaks')).map((t: { id: string }) => t.id)).toEqual([ticket.id]);
+      // 0027: the ledger index from the events there, the documents' from their names (the text is read again from the PDF).
+      expect((await get('/api/ledger/events?q=123456789012345678901')).events.map((e: { id: string }) => e.id)).toEqual([invoiceIds[1]]);
+      expect((await get('/api/documents?q=kettle')).map((d: { id: string }) => d.id)).toEqual([manual.id]);
+      await second.ctx.loops.runAll();
+      expect((await get('/api/documents?q=descaling')).map((d: { id: string }) => d.id)).toEqual([manual.id]);
     } finally {
       await second.close();
     }

@@ -143,7 +143,7 @@ describe('desktop layout', () => {
         expect(fs.existsSync(resolved), resolved).toBe(true);
       }
     }
-    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './prover-worker.mjs', './read-worker.mjs', './seal-worker.mjs']);
+    expect(targets.sort()).toEqual(['../../resources/fonts/caveat/', '../../resources/zk/', './pdf-text-worker.mjs', './prover-worker.mjs', './read-worker.mjs', './seal-worker.mjs']);
     // Outside an archive nothing changes (development, tests, the headless server).
     expect(asarUnpackedUrl('file:///home/me/bureau/out/main/index.js')).toBe('file:///home/me/bureau/out/main/index.js');
   });

@@ -1185,6 +1185,8 @@ export interface paths {
                     entityId?: string;
                     /** @description Only documents of this folder, in its manual order (`root` = unfiled documents). Without it: every visible document, newest first. */
                     folderId?: string | "root";
+                    /** @description Full-text search: documents whose name or PDF text (read in the background after the upload, so found a moment later than the name) contains every word (a word matches words it begins, ignoring case and accents). Text with no letter or digit matches nothing. */
+                    q?: string;
                     /** @description Case-insensitive substring of the name */
                     search?: string;
                 };
@@ -6291,7 +6293,7 @@ export interface paths {
         };
         /**
          * List ledger events (paginated), or their counts per posting status
-         * @description Query parameters: `entityId`, `postingStatus` (posted | pending_approval | reversed | failed | unposted), `type`, `correlationId`, `from` / `to` (ISO date-times on the business `timestamp`), `view=statusCounts`, `page` (1-based, default 1), `pageSize` (1–200, default 50; out of range → 400). Returns `{ events, total, page, pageSize }`, newest first; a page past the end has no events. With `view=statusCounts` returns `{ counts: { posted, pending_approval, reversed, failed, unposted }, total }` instead.
+         * @description Query parameters: `entityId`, `postingStatus` (posted | pending_approval | reversed | failed | unposted), `type`, `correlationId`, `from` / `to` (ISO date-times on the business `timestamp`), `q` (full-text search), `view=statusCounts`, `page` (1-based, default 1), `pageSize` (1–200, default 50; out of range → 400). Returns `{ events, total, page, pageSize }`, newest first; a page past the end has no events. With `view=statusCounts` returns `{ counts: { posted, pending_approval, reversed, failed, unposted }, total }` instead.
          *
          *     entityId: QBH (query, JSON body or x-entity-id header). Session permission: `LEDGER.VIEW`. API key scope: `read:ledger`.
          */
@@ -6310,6 +6312,8 @@ export interface paths {
                     pageSize?: number;
                     /** @description Filter by posting status */
                     postingStatus?: components["schemas"]["LedgerPostingStatus"];
+                    /** @description Full-text search: events whose type, payload text (descriptions, customers, suppliers, merchants, counterparties, numbers, references), metadata, correlationId or idempotencyKey contains every word (a word matches words it begins, ignoring case and accents). Text with no letter or digit matches nothing. */
+                    q?: string;
                     /** @description Only events whose business timestamp is ≤ to */
                     to?: string;
                     /** @description Filter by event type */
@@ -10085,6 +10089,86 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search tickets (with their messages and contacts), documents and ledger events at once (the top bar)
+         * @description Results grouped by area, one group per area the caller may read (a member by her role: HELPDESK.VIEW for tickets, DOCUMENTS.VIEW for documents, LEDGER.VIEW for ledger events; an API key by its read scopes); documents only from folders she may see. In each area, the newest matches are ranked by relevance (bm25) and the best `limit` answered, each with a snippet of where the words matched. The entity: `x-entity-id` (or an `entityId` query parameter), or for an API key its own entity. The lists take the same text as `q` to show every match.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Results per area (1–20, default 5). */
+                    limit?: number;
+                    /** @description The words to find: every word must appear (as the beginning of a word, ignoring case and accents); FTS operators are plain words. */
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SearchResults"];
+                    };
+                };
+                /** @description Bad input: `{ error, details? }` (zod issues in details) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a member of this entity, an API key of another entity, or no area the caller may read */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id in this entity */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14249,6 +14333,35 @@ export interface components {
             report: components["schemas"]["RestoreReport"];
             size: number;
             upload: string;
+        };
+        SearchGroup: {
+            /** @enum {string} */
+            area: "tickets" | "documents" | "ledgerEvents";
+            hits: components["schemas"]["SearchHit"][];
+            /** @description More matches than `limit`: the area's own list (its `q`) shows them all */
+            more: boolean;
+        };
+        SearchHit: {
+            detail: string | null;
+            /**
+             * Format: uuid
+             * @description The result's id: a ticket, document or ledger event, by its group's area
+             */
+            id: string;
+            /** @description Where the words matched (a ticket's subject, description, contact or one of its messages; a document's name or text), as text runs with the matched words marked, to render without markup */
+            snippet: components["schemas"]["SearchSnippetPart"][];
+            /** @description A ticket's subject, a document's name, a ledger event's journal description (or its type) */
+            title: string;
+        };
+        SearchResults: {
+            /** @description One group per area the caller may read, in a fixed order (tickets, documents, ledger events), empty ones included */
+            groups: components["schemas"]["SearchGroup"][];
+            q: string;
+        };
+        SearchSnippetPart: {
+            /** @description A searched word matched here */
+            match: boolean;
+            text: string;
         };
         SetupStatus: {
             /** @description `true` on a fresh install with no account yet: the app opens set-up (sign-up) instead of sign-in. */

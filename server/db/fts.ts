@@ -1,0 +1,94 @@
+// Shared by every module with an FTS5 index (helpdesk, documents, ledger) and the search endpoint.
+import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
+import { z } from 'zod';
+
+/** Longest search text accepted (`q` on the lists and the search endpoint). */
+export const MAX_SEARCH_TEXT = 200;
+
+/** The `q` query parameter of a list route: full-text search, with what it matches said per list. */
+export const searchTextParam = (matches: string) =>
+  z
+    .string()
+    .trim()
+    .max(MAX_SEARCH_TEXT, `must be at most ${MAX_SEARCH_TEXT} characters`)
+    .optional()
+    .meta({ description: `Full-text search: ${matches} contains every word (a word matches words it begins, ignoring case and accents). Text with no letter or digit matches nothing.` });
+
+/**
+ * The FTS5 query for a search box's text: every word must appear, each as a prefix, quoted so
+ * that FTS5 operators typed by a user (AND, NEAR, *, ", column filters) are plain words.
+ * Null when the text holds no letter or digit.
+ */
+export function ftsQueryOf(text: string): string | null {
+  const words = text.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
+}
+
+/** Marks FTS5's snippet() puts around matched words: control characters no stored text holds. */
+export const MATCH_OPEN = '\u0002';
+export const MATCH_CLOSE = '\u0003';
+
+/** A snippet as text segments, `match: true` where a searched word matched (no markup to escape). */
+export type SnippetPart = { text: string; match: boolean };
+
+export function snippetParts(marked: string): SnippetPart[] {
+  const parts: SnippetPart[] = [];
+  for (const piece of marked.split(MATCH_OPEN)) {
+    const close = piece.indexOf(MATCH_CLOSE);
+    if (close === -1) {
+      if (piece) parts.push({ text: piece, match: false });
+      continue;
+    }
+    if (close > 0) parts.push({ text: piece.slice(0, close), match: true });
+    const rest = piece.slice(close + 1);
+    if (rest) parts.push({ text: rest, match: false });
+  }
+  // Text between two matched words stays one run; newlines read as spaces in a one-line snippet.
+  return parts.map((p) => ({ ...p, text: p.text.replace(/\s+/g, ' ') }));
+}
+
+/** One result of the top bar's search in an area, as its module finds it. */
+export interface SearchHit {
+  id: string;
+  /** What the result is called (a ticket's subject, a document's name, an event's description). */
+  title: string;
+  /** A short line that tells results apart (number and status, folder, date and status). */
+  detail: string | null;
+  /** Where the words matched, the matched words marked. */
+  snippet: SnippetPart[];
+}
+
+/**
+ * How many of the newest matches are ranked (bm25) for the top bar: ranking every match of a
+ * common word costs a bm25 score per row (about 25 µs each, tens of thousands of rows); the
+ * newest few dozen, read in rowid order with the LIMIT applied inside the FTS scan, cost the same
+ * at any size. A rare word has fewer matches than this, so all of them are ranked.
+ */
+export const RANKED_WINDOW = 50;
+
+const statements = new WeakMap<Database.Database, Map<string, Statement>>();
+
+/** A statement prepared once per database (the search runs several per request). */
+export function prepared(sqlite: Database.Database, sql: string): Statement {
+  let bySql = statements.get(sqlite);
+  if (!bySql) statements.set(sqlite, (bySql = new Map()));
+  let st = bySql.get(sql);
+  if (!st) bySql.set(sql, (st = sqlite.prepare(sql)));
+  return st;
+}
+
+/** The `limit` best of a window of matches (lower bm25 rank is better; ties: newer first). */
+export function bestRanked<T extends { rank: number; doc: number }>(rows: T[], limit: number): T[] {
+  return [...rows].sort((a, b) => a.rank - b.rank || b.doc - a.doc).slice(0, limit);
+}
+
+/** snippet() arguments: matched words between MATCH_OPEN/MATCH_CLOSE, about a dozen words around them. */
+export const SNIPPET_ARGS = "char(2), char(3), '…', 12";
+
+/**
+ * Up to this many matches, a list filters by the matching ids themselves (SQLite looks each up by
+ * its key); above it, by the index's subquery, probed while the list is read in its own order
+ * (which stops early for a common word). A rare word then never scans the whole list.
+ */
+export const FEW_MATCHES = 1000;
