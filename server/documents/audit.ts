@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { signatureAudit, signatureRequests } from './tables.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -59,7 +59,7 @@ export function hashAuditEntry(e: Omit<AuditRow, 'id' | 'hash'> & { id: string }
 }
 
 /** Appends one entry to the request's chain; call inside the transaction of the change. */
-export function appendAudit(tx: Db, ctx: Context, input: AuditInput): AuditRow {
+export function appendAudit(ctx: Context, tx: Tx, input: AuditInput): AuditRow {
   const last = tx
     .select({ seq: signatureAudit.seq, hash: signatureAudit.hash })
     .from(signatureAudit)
@@ -103,7 +103,7 @@ export function presentAudit(r: AuditRow) {
   };
 }
 
-export function listAudit(db: Db, entityId: string, requestId: string) {
+export function listAudit(db: Queryable, entityId: string, requestId: string) {
   return db
     .select()
     .from(signatureAudit)
@@ -114,7 +114,7 @@ export function listAudit(db: Db, entityId: string, requestId: string) {
 }
 
 /** Recomputes every hash and link; the first entry that does not match breaks the chain. */
-export function verifyAuditChain(db: Db, entityId: string, requestId: string) {
+export function verifyAuditChain(db: Queryable, entityId: string, requestId: string) {
   const rows = db
     .select()
     .from(signatureAudit)

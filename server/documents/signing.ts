@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { sha256Hex } from '../auth/passwords.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { actorOf, type Auth } from '../auth/authenticate.js';
@@ -125,9 +126,9 @@ export function viewAsSigner(ctx: Context, token: string, client: ClientInfo, se
   const host = hostOf(ctx, r, session);
   if (r.status === 'sent' && !s.viewedAt && !host) {
     const now = nowIso(ctx);
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       tx.update(signers).set({ viewedAt: now }).where(eq(signers.id, s.id)).run();
-      appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'viewed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id } });
+      appendAudit(ctx, tx, { entityId: r.entityId, requestId: r.id, type: 'viewed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id } });
     });
     s.viewedAt = now;
   }
@@ -201,17 +202,17 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
   if (!signersWhoseTurn(r, signersOf(ctx.db, r.entityId, r.id)).some((t) => t.id === s.id)) throw new ConflictError('It is not your turn to sign yet');
   const now = nowIso(ctx);
   const values = signedValues(fieldsOf(ctx.db, r.entityId, r.id), s, body.fields, now);
-  const finished = ctx.db.transaction((tx) => {
+  const finished = write(ctx, (tx) => {
     const current = tx.select().from(signers).where(eq(signers.id, s.id)).get()!;
     if (current.status !== 'pending') throw new ConflictError(`You have already ${current.status}`);
     for (const { f, value } of values) tx.update(signatureFields).set({ value, filledAt: value === null ? null : now }).where(and(eq(signatureFields.entityId, r.entityId), eq(signatureFields.id, f.id))).run();
     tx.update(signers).set({ status: 'signed', signedAt: now, signedIp: client.ip, signedUserAgent: client.userAgent?.slice(0, 400) ?? null, viewedAt: s.viewedAt ?? now }).where(eq(signers.id, s.id)).run();
     tx.update(signatureRequests).set({ updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length, ...inPersonData(host) } });
+    appendAudit(ctx, tx, { entityId: r.entityId, requestId: r.id, type: 'signed', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, role: s.role, fieldCount: values.filter((v) => v.value !== null).length, ...inPersonData(host) } });
     ctx.events.record(tx, { entityId: r.entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: now } });
     const left = signersOf(tx, r.entityId, r.id).filter((o) => ACTING_ROLES.has(o.role) && o.status !== 'signed');
     if (left.length === 0) return true;
-    inviteSignersWhoseTurn(tx, ctx, r);
+    inviteSignersWhoseTurn(ctx, tx, r);
     return false;
   });
   if (finished) {
@@ -238,12 +239,12 @@ export function signedValues(fields: FieldRow[], s: SignerRow, given: { fieldId:
 
 function declineAsSigner(ctx: Context, r: RequestRow, s: SignerRow, reason: string, client: ClientInfo, host: AuditActor | null) {
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.update(signers).set({ status: 'declined', declinedAt: now, declineReason: reason }).where(eq(signers.id, s.id)).run();
     tx.update(signatureRequests).set({ status: 'declined', declinedAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason, ...inPersonData(host) } });
+    appendAudit(ctx, tx, { entityId: r.entityId, requestId: r.id, type: 'declined', actor: signerActor(s), ip: client.ip, userAgent: client.userAgent, data: { signerId: s.id, reason, ...inPersonData(host) } });
     ctx.events.record(tx, { entityId: r.entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason } });
-    queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${reason}`);
+    queueOwnerMail(ctx, tx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${reason}`);
   });
   return present(ctx, findRequest(ctx.db, r.entityId, r.id), { ...s, status: 'declined', declinedAt: now, declineReason: reason });
 }

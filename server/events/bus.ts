@@ -1,5 +1,7 @@
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
+import type { UnitOfWork } from '../db/write.js';
 import { outbox, outboxCursors } from './tables.js';
 
 export interface DomainEvent {
@@ -16,7 +18,7 @@ export interface DomainEvent {
  * A consumer handles a batch of outbox events inside one transaction together with the
  * advance of its cursor, so a crash either keeps both or neither (at-least-once, no loss).
  */
-export type OutboxConsumer = (events: DomainEvent[], tx: Db) => void;
+export type OutboxConsumer = (events: DomainEvent[], tx: Tx) => void;
 
 /** Live listeners (server-sent events) are told after commit; they are not durable. */
 export type LiveListener = (event: DomainEvent) => void;
@@ -28,7 +30,7 @@ export interface EventBus {
    * writer that recorded it already (the hosted instance), or `local` (about this device only, such
    * as its sync undoing a change): then it is for this device's consumers only.
    */
-  record(tx: Db, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
+  record(tx: Queryable, event: { entityId: string; type: string; data: Record<string, unknown> }, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
   /** The linked entities and this device's id in each (set by sync whenever links change). */
   setLinked(devices: Map<string, string>): void;
   /** This device's id in a linked entity, or undefined when the entity is not linked. */
@@ -41,7 +43,8 @@ export interface EventBus {
   drain(): number;
 }
 
-export function createEventBus(deps: { db: Db; now: () => string; nextId: () => string }): EventBus {
+/** `unitOfWork`: the app's, so a consumer's writes are one write like any other (tests may leave it out). */
+export function createEventBus(deps: { db: Db; unitOfWork?: Pick<UnitOfWork, 'run'>; now: () => string; nextId: () => string }): EventBus {
   const consumers = new Map<string, OutboxConsumer>();
   const live = new Set<LiveListener>();
   let liveCursor = '';
@@ -52,7 +55,8 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
   const lastOutboxId = () => deps.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1).get()?.id;
 
   function drainConsumer(name: string, consumer: OutboxConsumer): number {
-    return deps.db.transaction((tx) => {
+    const run = deps.unitOfWork ? deps.unitOfWork.run : <T>(fn: (tx: Tx) => T) => deps.db.transaction(fn);
+    return run((tx) => {
       const cursor = tx.select().from(outboxCursors).where(eq(outboxCursors.consumer, name)).get();
       const rows = tx
         .select()
@@ -62,7 +66,7 @@ export function createEventBus(deps: { db: Db; now: () => string; nextId: () => 
         .limit(200)
         .all();
       if (rows.length === 0) return 0;
-      consumer(rows, tx as unknown as Db);
+      consumer(rows, tx);
       const lastId = rows[rows.length - 1].id;
       tx.insert(outboxCursors).values({ consumer: name, lastId }).onConflictDoUpdate({ target: outboxCursors.consumer, set: { lastId } }).run();
       return rows.length;

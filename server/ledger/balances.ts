@@ -4,7 +4,7 @@
 // entries' date index), and a balance as of a date is the running total less what came later
 // when that is the shorter way. The answers are the exact sums of the lines.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 
 export interface Part {
   accountId: string;
@@ -54,7 +54,7 @@ function prepare(sqlite: Database) {
 }
 
 const cache = new WeakMap<Database, ReturnType<typeof prepare>>();
-function statements(db: Db) {
+function statements(db: Queryable) {
   const sqlite = (db as unknown as { session: { client: Database } }).session.client;
   let st = cache.get(sqlite);
   if (!st) cache.set(sqlite, (st = prepare(sqlite)));
@@ -85,7 +85,7 @@ class Totals {
 }
 
 /** Day totals of the days strictly between two days ('' and DAY_END for open ends). */
-function addDays(db: Db, t: Totals, entityId: string, afterDay: string, beforeDay: string, sign: 1n | -1n) {
+function addDays(db: Queryable, t: Totals, entityId: string, afterDay: string, beforeDay: string, sign: 1n | -1n) {
   const st = statements(db);
   try {
     t.addRows(st.daysSummed.all(entityId, afterDay, beforeDay), sign);
@@ -96,7 +96,7 @@ function addDays(db: Db, t: Totals, entityId: string, afterDay: string, beforeDa
 }
 
 /** The lines themselves, of entries dated > after (or ≥ from) and ≤ at. */
-function addLines(db: Db, t: Totals, entityId: string, range: { from: string; at: string } | { after: string; at: string }, sign: 1n | -1n) {
+function addLines(db: Queryable, t: Totals, entityId: string, range: { from: string; at: string } | { after: string; at: string }, sign: 1n | -1n) {
   const st = 'from' in range ? statements(db).partial[1] : statements(db).partial[0];
   const params = { entityId, lower: 'from' in range ? range.from : range.after, at: range.at };
   try {
@@ -114,7 +114,7 @@ const daysApart = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86
 export type Way = 'forward' | 'back';
 
 /** Debit and credit totals per account and currency of every line dated up to `at`. */
-function partsAsOf(db: Db, entityId: string, at: string, way?: Way): Totals {
+function partsAsOf(db: Queryable, entityId: string, at: string, way?: Way): Totals {
   const st = statements(db);
   const t = new Totals();
   const day = dayOf(at);
@@ -138,7 +138,7 @@ function partsAsOf(db: Db, entityId: string, at: string, way?: Way): Totals {
  * (after, at] (after: from the first entry when absent). Exact, whatever the amounts. `way`
  * forces the direction of an as-of read (tests check both give the same).
  */
-export function readParts(db: Db, entityId: string, at: string, after?: string, way?: Way): Part[] {
+export function readParts(db: Queryable, entityId: string, at: string, after?: string, way?: Way): Part[] {
   if (after === undefined) return partsAsOf(db, entityId, at, way).parts();
   const t = new Totals();
   if (after >= at) return t.parts();
@@ -154,7 +154,7 @@ export function readParts(db: Db, entityId: string, at: string, after?: string, 
 }
 
 /** Debits − credits of one account in one currency over the whole journal (its running totals). */
-export function netDebitOf(db: Db, entityId: string, accountId: string, currency: string): bigint {
+export function netDebitOf(db: Queryable, entityId: string, accountId: string, currency: string): bigint {
   const t = new Totals();
   t.addRows(statements(db).runningOf.all(entityId, accountId, currency), 1n);
   return t.parts().reduce((n, p) => n + (p.side === 'debit' ? BigInt(p.total) : -BigInt(p.total)), 0n);

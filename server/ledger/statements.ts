@@ -4,7 +4,8 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError } from '../http/errors.js';
 import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
@@ -21,7 +22,7 @@ interface Line {
 }
 
 /** Net movement per account and currency, signed the way its type grows (assets and expenses by debits). */
-function netByAccount(db: Db, entityId: string, accounts: Map<string, Account>, at: string, after?: string): Map<string, Map<string, bigint>> {
+function netByAccount(db: Queryable, entityId: string, accounts: Map<string, Account>, at: string, after?: string): Map<string, Map<string, bigint>> {
   const out = new Map<string, Map<string, bigint>>(); // currency → account → amount
   for (const p of readParts(db, entityId, at, after)) {
     const a = accounts.get(p.accountId);
@@ -34,7 +35,7 @@ function netByAccount(db: Db, entityId: string, accounts: Map<string, Account>, 
   return out;
 }
 
-function accountsOf(db: Db, entityId: string): Map<string, Account> {
+function accountsOf(db: Queryable, entityId: string): Map<string, Account> {
   return new Map(db.select().from(ledgerAccounts).where(eq(ledgerAccounts.entityId, entityId)).all().map((a) => [a.id, a]));
 }
 
@@ -49,9 +50,8 @@ function section(accounts: Map<string, Account>, perAccount: Map<string, bigint>
   return { lines, total };
 }
 
-function readTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T): T {
-  return ctx.db.transaction((tx) => {
-    const db = tx as unknown as Db;
+function readTx<T>(ctx: Context, entityId: string, fn: (db: Queryable) => T): T {
+  return write(ctx, (db) => {
     ensureLedger(ctx, db, entityId);
     return fn(db);
   });

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
 import { ensureLedger } from './setup.js';
@@ -20,8 +20,7 @@ interface Sums {
  */
 export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   const at = asOf ? new Date(asOf).toISOString() : nowIso(ctx);
-  return ctx.db.transaction((tx) => {
-    const db = tx as unknown as Db;
+  return write(ctx, (db) => {
     ensureLedger(ctx, db, entityId);
     const perAccount = new Map<string, Sums>();
     const perCurrency = new Map<string, Sums>();

@@ -8,6 +8,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { modules, tablePolicies } from '../modules.js';
 import { createApplier } from './apply.js';
 import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
@@ -17,7 +18,7 @@ import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.
 import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, REMOVED_MEMBER_MESSAGE, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
-import { undoRefusedGroups, groupTransactions } from './groups.js';
+import { undoRefusedGroups, groupWrites } from './groups.js';
 import { syncFromSnapshot } from './snapshot.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { createReadOnlyGuard } from './read-only.js';
@@ -108,7 +109,7 @@ export function startSyncEngine(ctx: Context): SyncEngine {
   } as Omit<SyncEngine, 'capture' | 'applier' | 'guard'> as SyncEngine;
   engine.capture = installCapture(ctx.sqlite, tables, node, () => hostedNow(ctx, engine));
   engine.applier = createApplier(ctx.sqlite, tables);
-  groupTransactions(ctx, engine.capture);
+  groupWrites(ctx, engine.capture);
   engine.guard = createReadOnlyGuard(ctx.sqlite, tables);
   engine.guard.set(engine.readOnly);
   engines.set(ctx, engine);
@@ -220,7 +221,7 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
     for (const change of batch) await uploadBlobOf(ctx, link, token, change);
     const answer = await callHosted(link.hostedUrl, 'POST', '/sync/v1/push', { token, body: { changes: batch }, schema: pushResponse });
     const answeredAt = nowIso(ctx);
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       for (const r of answer.results) {
         // Accepted changes are in the hosted log now: the queue forgets them. Rejections stay, to be shown.
         if (r.status === 'rejected') tx.update(syncChanges).set({ result: 'rejected', reason: r.reason, answeredAt }).where(eq(syncChanges.changeId, r.id)).run();
@@ -294,7 +295,7 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
     }
     for (const change of page.changes) if (change.deviceId !== link.deviceId) for (const sha of blobsOf(engine.tables, change)) await fetchMissingBlob(ctx, link, token, sha);
     for (const change of page.changes) engine.capture.observe(change.hlc);
-    const outcome = ctx.db.transaction((tx) => {
+    const outcome = write(ctx, (tx) => {
       const applied = engine.capture.withoutCapture(() => {
         ctx.sqlite.pragma('defer_foreign_keys = ON');
         return engine.applier.apply(link.entityId, page.changes);
