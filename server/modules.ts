@@ -9,7 +9,7 @@ import { foldersModule } from './folders/index.js';
 import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
-import { syncModule } from './sync/index.js';
+import { createSyncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
 import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
@@ -61,6 +61,9 @@ export interface Module {
   /** How each of its tables takes part in sync (every table has one policy). */
   sync?: TablePolicies;
 }
+
+// Sync is handed the policies and hooks of every module (itself included) rather than importing this file.
+const syncModule = createSyncModule({ policies: () => tablePolicies(), hooks: () => modules });
 
 export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule];
 

@@ -1,16 +1,19 @@
 import type { Module } from '../modules.js';
 import { registerHostedMailRelay } from '../mail/index.js';
-import { startSyncEngine } from './engine.js';
+import { startSyncEngine, type SyncApp } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
 import { stopLive } from './live.js';
 import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
 
-export const syncModule: Module = {
+export type { SyncApp, SyncHooks } from './engine.js';
+
+/** The sync module, handed the other modules' policies and hooks by the app. */
+export const createSyncModule = (app: SyncApp): Module => ({
   name: 'sync',
   routes: syncRoutes,
   start: (ctx) => {
-    startSyncEngine(ctx);
+    startSyncEngine(ctx, app);
     registerHostedMailRelay(ctx, hostedMailRelay);
   },
   stop: (ctx) => stopLive(ctx),
@@ -23,4 +26,4 @@ export const syncModule: Module = {
     outbox_cursors: local('consumers of this device'),
     entity_events: fact,
   },
-};
+});

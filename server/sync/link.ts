@@ -12,7 +12,6 @@ import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, ty
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
 import { waitingChanges } from './waiting.js';
-import { modules } from '../modules.js';
 import { z } from 'zod';
 
 /** The hosted instance's refusal, as this API's error: credentials and codes are bad input here (the local session is fine). */
@@ -68,7 +67,7 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
     tx.insert(syncLinks)
       .values({ entityId: entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
       .run();
-    for (const m of modules) m.onLinking?.(ctx, tx, entity.id, enrolled.deviceId);
+    for (const m of engineOf(ctx).app.hooks()) m.onLinking?.(ctx, tx, entity.id, enrolled.deviceId);
     enqueueSnapshot(ctx, entity.id);
     // Its public address was just asked for.
     engineOf(ctx).infoChecked.add(entity.id);
