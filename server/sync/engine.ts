@@ -22,7 +22,6 @@ import { undoRefusedGroups, groupWrites } from './groups.js';
 import { syncFromSnapshot } from './snapshot.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { createReadOnlyGuard } from './read-only.js';
-import { tickLive, LIVE_TICK_MS } from './live.js';
 import { waitingChanges } from './waiting.js';
 import { hostedNow, noteServerTime, type ClockState } from './clock.js';
 
@@ -128,7 +127,6 @@ export function startSyncEngine(ctx: Context, app: SyncApp): SyncEngine {
   engine.guard.set(engine.readOnly);
   engines.set(ctx, engine);
   refreshLinked(ctx);
-  ctx.loops.add('sync', LIVE_TICK_MS, () => tickLive(ctx));
   return engine;
 }
 

@@ -2,7 +2,7 @@ import type { Module } from '../modules.js';
 import { registerHostedMailRelay } from '../mail/index.js';
 import { startSyncEngine, type SyncApp } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
-import { stopLive } from './live.js';
+import { LIVE_TICK_MS, stopLive, tickLive } from './live.js';
 import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
 
@@ -14,6 +14,8 @@ export const createSyncModule = (app: SyncApp): Module => ({
   routes: syncRoutes,
   start: (ctx) => {
     startSyncEngine(ctx, app);
+    // Here rather than in the engine, which live.ts uses: no import cycle.
+    ctx.loops.add('sync', LIVE_TICK_MS, () => tickLive(ctx));
     registerHostedMailRelay(ctx, hostedMailRelay);
   },
   stop: (ctx) => stopLive(ctx),
