@@ -45,7 +45,7 @@ async function fetchMissingSecrets(ctx: Context, entityId: string, hosted: { url
     try {
       const answer = await callHosted(hosted.url, 'GET', `/sync/v1/webhook-secrets/${sub.id}?version=${encodeURIComponent(sub.version)}`, { token: hosted.token, schema: fetched });
       write(ctx, (tx) => {
-        storeSecret(ctx, tx as never, sub, answer.secret, sub.version);
+        storeSecret(ctx, tx, sub, answer.secret, sub.version);
         // It came from the hosted instance: nothing to send back.
         markSecretShared(ctx, sub.id, sub.version);
       });
