@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Db } from './db/open.js';
+import type { UnitOfWork } from './db/write.js';
 import type { Config } from './config.js';
 import type { SecretBox } from './secrets.js';
 import type { BlobStore } from './blobs/store.js';
@@ -16,6 +17,8 @@ export interface Context {
   config: Config;
   db: Db;
   sqlite: Database.Database;
+  /** Every write runs through it (`write(ctx, (tx) => …)`, server/db/write.ts). */
+  unitOfWork: UnitOfWork;
   clock: Clock;
   ids: { next(): string };
   log: Logger;

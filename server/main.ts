@@ -9,6 +9,7 @@ import { systemClock, type Clock, type Context } from './context.js';
 import { openDatabase } from './db/open.js';
 import { closeReadPool } from './db/read-pool.js';
 import { createTimeOrderedIds } from './db/ids.js';
+import { createUnitOfWork } from './db/write.js';
 import { createFileSecretBox, type SecretBox } from './secrets.js';
 import { createBlobStore } from './blobs/store.js';
 import { appPayloadCheck, createEventBus } from './events/bus.js';
@@ -48,16 +49,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (chainsProblem) throw new Error(chainsProblem);
   const { sqlite, db } = openDatabase(path.join(config.dataDir, 'bureau.db'), migrationsDir);
   const ids = { next: createTimeOrderedIds() };
+  const unitOfWork = createUnitOfWork(db, sqlite);
   const ctx: Context = {
     config,
     db,
     sqlite,
+    unitOfWork,
     clock,
     ids,
     log,
     secrets: secrets ?? createFileSecretBox(config.dataDir),
     blobs: createBlobStore(path.join(config.dataDir, 'blobs')),
-    events: createEventBus({ db, now: () => clock.now().toISOString(), nextId: ids.next, check: appPayloadCheck }),
+    events: createEventBus({ db, unitOfWork, now: () => clock.now().toISOString(), nextId: ids.next, check: appPayloadCheck }),
     loops: createLoops(log, config.backgroundLoops),
   };
   for (const m of modules) m.start?.(ctx);

@@ -9,12 +9,12 @@ import { foldersModule } from './folders/index.js';
 import { documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
-import { syncModule } from './sync/index.js';
+import { createSyncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
 import { searchModule } from './search/index.js';
 import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
 import type { LoggedChange } from './sync/protocol.js';
-import type { Db } from './db/open.js';
+import type { Tx } from './db/tx.js';
 import { registerEvents, type EventDefinitions } from './events/catalogue.js';
 
 const authModule: Module = {
@@ -46,7 +46,7 @@ export interface Module {
    * the side effects a device has when it makes such a change itself (events for webhooks,
    * notifications). Each device has them once, for its own subscriptions and people.
    */
-  onHostedChanges?(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void;
+  onHostedChanges?(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void;
   /**
    * Other devices' changes, applied here and committed: live announcements only (an open UI's
    * stream), never writes — what a change causes happened once, on the device where it began.
@@ -57,14 +57,17 @@ export interface Module {
    * device's own, echoed back): what this device does about them as one of the entity's workers
    * (webhook deliveries it is the deliverer of).
    */
-  onPulledChanges?(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void;
+  onPulledChanges?(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void;
   /** The entity is being linked, in the link's transaction, before its rows are queued: `deviceId` is this device's id in it. */
-  onLinking?(ctx: Context, tx: Db, entityId: string, deviceId: string): void;
+  onLinking?(ctx: Context, tx: Tx, entityId: string, deviceId: string): void;
   /** Before each push of a linked entity: what must reach the hosted instance outside the log (webhook secrets). */
   beforePush?(ctx: Context, entityId: string, hosted: { url: string; token: string }): Promise<void>;
   /** How each of its tables takes part in sync (every table has one policy). */
   sync?: TablePolicies;
 }
+
+// Sync is handed the policies and hooks of every module (itself included) rather than importing this file.
+const syncModule = createSyncModule({ policies: () => tablePolicies(), hooks: () => modules });
 
 export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule, searchModule];
 

@@ -2,6 +2,7 @@ import { and, eq, gt, count } from 'drizzle-orm';
 import type { Response } from 'express';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { entities, invitations, loginFailures, memberships, sessions, users } from './tables.js';
 import { burnPasswordCheck, hashPassword, randomToken, sha256Hex, verifyPassword } from './passwords.js';
 import { SESSION_COOKIE } from './authenticate.js';
@@ -21,7 +22,7 @@ export function publicUser(u: UserRow) {
 export async function signUp(ctx: Context, input: { email: string; password: string; name: string; entityName: string }) {
   const passwordHash = await hashPassword(input.password);
   const now = nowIso(ctx);
-  return ctx.db.transaction((tx) => {
+  return write(ctx, (tx) => {
     const existing = tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
     if (existing) throw new ConflictError('An account with this e-mail already exists');
     const user = { id: ctx.ids.next(), email: input.email, name: input.name, passwordHash, createdAt: now, updatedAt: now };
@@ -53,7 +54,7 @@ export async function logIn(ctx: Context, input: { email: string; password: stri
 /** Refuses the attempt when the e-mail or the IP is over its limit; otherwise counts it as a failure until it succeeds. */
 function reserveLoginAttempt(ctx: Context, email: string, ip: string): void {
   const since = new Date(ctx.clock.now().getTime() - THROTTLE_WINDOW_MIN * 60_000).toISOString();
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const byEmail = tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.email, email), gt(loginFailures.at, since))).get()!.n;
     const byIp = tx.select({ n: count() }).from(loginFailures).where(and(eq(loginFailures.ip, ip), gt(loginFailures.at, since))).get()!.n;
     if (byEmail >= MAX_FAILURES_PER_EMAIL || byIp >= MAX_FAILURES_PER_IP) {
@@ -92,7 +93,7 @@ export function endSession(ctx: Context, res: Response, sessionId: string | null
 export async function acceptInvite(ctx: Context, input: { token: string; password: string; name?: string }) {
   const passwordHash = await hashPassword(input.password);
   const now = nowIso(ctx);
-  return ctx.db.transaction((tx) => {
+  return write(ctx, (tx) => {
     const inv = tx.select().from(invitations).where(eq(invitations.tokenHash, sha256Hex(input.token))).get();
     if (!inv || inv.acceptedAt || inv.expiresAt <= now) throw new BadRequestError('Invitation is invalid or has expired');
     tx.update(invitations).set({ acceptedAt: now }).where(eq(invitations.id, inv.id)).run();

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { entities, memberships } from './tables.js';
 import { ROLE_PERMISSIONS, type Role } from './permissions.js';
 import { NotFoundError } from '../http/errors.js';
@@ -31,7 +32,7 @@ export function getEntity(ctx: Context, entityId: string) {
 export function createEntity(ctx: Context, userId: string, name: string) {
   const now = nowIso(ctx);
   const entity = { id: ctx.ids.next(), name, createdBy: userId, createdAt: now, updatedAt: now };
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.insert(entities).values(entity).run();
     tx.insert(memberships).values({ entityId: entity.id, userId, role: 'owner', createdAt: now }).run();
   });

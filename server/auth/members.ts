@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, count } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { entityPeople, invitations, memberships, users } from './tables.js';
 import type { Role } from './permissions.js';
 import { randomToken, sha256Hex } from './passwords.js';
@@ -57,7 +58,7 @@ export function addMember(ctx: Context, entityId: string, actorUserId: string, i
   assertMayAssign(roleOf(ctx, entityId, actorUserId), input.role);
   const now = nowIso(ctx);
   let inviteToken: string | undefined;
-  const userId = ctx.db.transaction((tx) => {
+  const userId = write(ctx, (tx) => {
     let user = tx.select().from(users).where(eq(users.email, input.email)).get();
     if (!user) {
       user = { id: ctx.ids.next(), email: input.email, name: input.name ?? input.email.split('@')[0], passwordHash: null, createdAt: now, updatedAt: now };
@@ -98,7 +99,7 @@ export function removeMember(ctx: Context, entityId: string, actorUserId: string
     assertMayAssign(roleOf(ctx, entityId, actorUserId), 'owner');
     if (ownerCount(ctx, entityId) === 1) throw new ConflictError('An entity must keep at least one owner');
   }
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.delete(memberships).where(and(eq(memberships.entityId, entityId), eq(memberships.userId, userId))).run();
     tx.delete(invitations).where(and(eq(invitations.entityId, entityId), eq(invitations.userId, userId), isNull(invitations.acceptedAt))).run();
   });

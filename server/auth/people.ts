@@ -4,7 +4,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { entityPeople, memberships, users } from './tables.js';
 import { syncLinks } from '../sync/tables.js';
 
@@ -28,7 +28,7 @@ export function personIdOf(rowId: string): string | null {
  * A person who signs in on this device (a local password) keeps her own name and e-mail here: a
  * stale row never overwrites them. Her local password hash is never read or sent.
  */
-export function applyPeople(ctx: Context, tx: Db, entityId: string, touched?: string[]): void {
+export function applyPeople(ctx: Context, tx: Tx, entityId: string, touched?: string[]): void {
   const where = touched ? and(eq(entityPeople.entityId, entityId), inArray(entityPeople.userId, touched)) : eq(entityPeople.entityId, entityId);
   const rows = touched && touched.length === 0 ? [] : tx.select().from(entityPeople).where(where).all();
   const link = tx.select({ accountId: syncLinks.accountId }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get();
@@ -43,7 +43,7 @@ export function applyPeople(ctx: Context, tx: Db, entityId: string, touched?: st
   }
 }
 
-function applyPerson(ctx: Context, tx: Db, entityId: string, person: PersonRow, ownAccountId: string | null): void {
+function applyPerson(ctx: Context, tx: Tx, entityId: string, person: PersonRow, ownAccountId: string | null): void {
   const now = nowIso(ctx);
   const user = tx.select().from(users).where(eq(users.id, person.userId)).get();
   if (!user) {

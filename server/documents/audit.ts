@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { signatureAudit, signatureRequests } from './tables.js';
 import { GENESIS_HASH, hashAuditEntry, nextAuditEntry, type AuditActor, type AuditInput as CoreAuditInput } from './signing-core/index.js';
 
@@ -15,7 +15,7 @@ export interface AuditInput extends CoreAuditInput {
 type AuditRow = typeof signatureAudit.$inferSelect;
 
 /** Appends one entry to the request's chain; call inside the transaction of the change. */
-export function appendAudit(tx: Db, ctx: Context, input: AuditInput): AuditRow {
+export function appendAudit(ctx: Context, tx: Tx, input: AuditInput): AuditRow {
   const last = tx
     .select({ seq: signatureAudit.seq, hash: signatureAudit.hash })
     .from(signatureAudit)
@@ -45,7 +45,7 @@ export function presentAudit(r: AuditRow) {
   };
 }
 
-export function listAudit(db: Db, entityId: string, requestId: string) {
+export function listAudit(db: Queryable, entityId: string, requestId: string) {
   return db
     .select()
     .from(signatureAudit)
@@ -56,7 +56,7 @@ export function listAudit(db: Db, entityId: string, requestId: string) {
 }
 
 /** Recomputes every hash and link; the first entry that does not match breaks the chain. */
-export function verifyAuditChain(db: Db, entityId: string, requestId: string) {
+export function verifyAuditChain(db: Queryable, entityId: string, requestId: string) {
   const rows = db
     .select()
     .from(signatureAudit)

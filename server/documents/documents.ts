@@ -2,8 +2,9 @@ import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
 import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import { assertFolderAccess, folderLevel, visibleFolderIds, type Accessor } from '../folders/access.js';
 import { folderOrder } from './placement.js';
@@ -33,7 +34,7 @@ export function presentDocument(d: DocumentRow) {
   };
 }
 
-export function findDocument(db: Db, entityId: string, documentId: string): DocumentRow {
+export function findDocument(db: Queryable, entityId: string, documentId: string): DocumentRow {
   const d = db.select().from(documents).where(and(eq(documents.entityId, entityId), eq(documents.id, documentId))).get();
   if (!d) throw new NotFoundError('Document not found');
   return d;
@@ -74,7 +75,7 @@ export async function uploadDocument(ctx: Context, entityId: string, accessor: A
     createdAt: now,
     updatedAt: now,
   };
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.insert(documents).values(row).run();
     ctx.events.record(tx, { entityId, type: 'document.uploaded', data: { documentId: row.id, name: row.name, sha256: row.sha256, size: row.size, pageCount: row.pageCount, folderId } });
   });
@@ -142,7 +143,7 @@ export function updateDocument(ctx: Context, entityId: string, accessor: Accesso
 /** A document used by a signature request is kept: the request's audit trail refers to its bytes. */
 export function deleteDocument(ctx: Context, entityId: string, accessor: Accessor, documentId: string) {
   getVisibleDocument(ctx, entityId, accessor, documentId, 'edit');
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const used = tx.select({ id: signatureRequests.id }).from(signatureRequests).where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.documentId, documentId))).get();
     if (used) throw new ConflictError('The document is used by a signature request and cannot be deleted', { requestId: used.id });
     tx.delete(documents).where(and(eq(documents.entityId, entityId), eq(documents.id, documentId))).run();

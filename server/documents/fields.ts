@@ -2,7 +2,8 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit } from './audit.js';
@@ -18,7 +19,7 @@ import { presentField } from './signing-core/index.js';
 
 export { presentField };
 
-export function fieldsOf(db: Db, entityId: string, requestId: string): FieldRow[] {
+export function fieldsOf(db: Queryable, entityId: string, requestId: string): FieldRow[] {
   return db
     .select()
     .from(signatureFields)
@@ -45,7 +46,7 @@ export function addFields(ctx: Context, entityId: string, accessor: Accessor, re
     if (f.page > doc.pageCount) throw new BadRequestError(`fields.${i}.page: the document has ${doc.pageCount} page(s)`);
   });
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const existing = tx.select({ n: count() }).from(signatureFields).where(and(eq(signatureFields.entityId, entityId), eq(signatureFields.requestId, requestId))).get()!.n;
     if (existing + input.fields.length > MAX_FIELDS_PER_REQUEST) throw new BadRequestError(`A request can have at most ${MAX_FIELDS_PER_REQUEST} fields`);
     const rows: FieldRow[] = input.fields.map((f) => ({
@@ -66,7 +67,7 @@ export function addFields(ctx: Context, entityId: string, accessor: Accessor, re
       createdAt: now,
     }));
     tx.insert(signatureFields).values(rows).run();
-    appendAudit(tx, ctx, { entityId, requestId, type: 'fields_added', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldIds: rows.map((x) => x.id), count: rows.length } });
+    appendAudit(ctx, tx, { entityId, requestId, type: 'fields_added', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldIds: rows.map((x) => x.id), count: rows.length } });
     tx.update(signatureRequests).set({ updatedAt: now }).where(eq(signatureRequests.id, requestId)).run();
   });
   return fieldsOf(ctx.db, entityId, requestId).map(presentField);
@@ -87,9 +88,9 @@ export function removeFields(ctx: Context, entityId: string, accessor: Accessor,
     ids = current.filter((f) => f.signerId === input.signerId).map((f) => f.id);
   }
   if (ids.length > 0) {
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       tx.delete(signatureFields).where(and(eq(signatureFields.entityId, entityId), inArray(signatureFields.id, ids))).run();
-      appendAudit(tx, ctx, { entityId, requestId, type: 'fields_removed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldIds: ids, count: ids.length } });
+      appendAudit(ctx, tx, { entityId, requestId, type: 'fields_removed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldIds: ids, count: ids.length } });
       tx.update(signatureRequests).set({ updatedAt: nowIso(ctx) }).where(eq(signatureRequests.id, requestId)).run();
     });
   }
@@ -119,9 +120,9 @@ export function updateField(ctx: Context, entityId: string, accessor: Accessor, 
   }
   const changes = Object.fromEntries(Object.entries(set).filter(([k, v]) => current[k as keyof FieldRow] !== v));
   if (Object.keys(changes).length > 0) {
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       tx.update(signatureFields).set(changes).where(and(eq(signatureFields.entityId, entityId), eq(signatureFields.id, fieldId))).run();
-      appendAudit(tx, ctx, { entityId, requestId, type: 'field_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldId, changes } });
+      appendAudit(ctx, tx, { entityId, requestId, type: 'field_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { fieldId, changes } });
       tx.update(signatureRequests).set({ updatedAt: nowIso(ctx) }).where(eq(signatureRequests.id, requestId)).run();
     });
   }

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { getEntity } from '../auth/entities.js';
 import { ConflictError } from '../http/errors.js';
 import { appendAudit, verifyAuditChain } from './audit.js';
@@ -37,7 +38,7 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
   });
   const blob = ctx.blobs.put(sealed);
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const current = findRequest(tx, entityId, requestId);
     if (current.status !== 'sent') throw new ConflictError(`Cannot complete: the request is ${current.status}`, { status: current.status });
     tx.update(signatureRequests)
@@ -45,13 +46,13 @@ export async function finalizeRequest(ctx: Context, entityId: string, requestId:
       .where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId)))
       .run();
     const signedDocumentId = fileSignedCopy(tx, current, { sha256: blob.sha256, size: blob.size, pages }, now);
-    appendAudit(tx, ctx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256, signedDocumentId } });
+    appendAudit(ctx, tx, { entityId, requestId, type: 'completed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signedSha256: blob.sha256, originalSha256: doc.sha256, signedDocumentId } });
     ctx.events.record(tx, { entityId, type: 'signature_request.completed', data: { requestId, title: r.title, documentId: r.documentId, signedSha256: blob.sha256, completedAt: now } });
     const completed = { ...current, status: 'completed' as const, completedAt: now };
     // Signed through the hosted instance's public pages: it mails everyone their signed copy once this completion reaches it.
-    if (!current.publicSigning) queueCompletedMails(tx, ctx, completed, all);
+    if (!current.publicSigning) queueCompletedMails(ctx, tx, completed, all);
     // The creator who is also a recipient gets that "Completed" mail only (one per person).
-    queueOwnerMail(tx, ctx, completed, 'completed', '', all.map((s) => s.email));
+    queueOwnerMail(ctx, tx, completed, 'completed', '', all.map((s) => s.email));
   });
   // The filed signed copy's text, for search.
   requestTextExtraction(ctx);

@@ -3,7 +3,7 @@
 // `signature_request.declined`, `…expired`), and the request's creator told on the devices that
 // complete requests. The request itself changed with the applied rows.
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import type { LoggedChange } from '../sync/protocol.js';
 import { mayComplete } from './complete-signed.js';
 import { queueOwnerMail } from './notify.js';
@@ -12,7 +12,7 @@ import { findRequest, signersOf } from './requests.js';
 /** The hosted instance recorded these events itself (entity_events): here they are for local consumers only. */
 const HOSTED = { replayOf: 'hosted' } as const;
 
-export function reactToHostedSigning(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void {
+export function reactToHostedSigning(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void {
   for (const c of changes) {
     if (c.table !== 'signature_audit' || c.op !== 'fact') continue;
     const type = c.columns.type;
@@ -24,11 +24,11 @@ export function reactToHostedSigning(ctx: Context, tx: Db, entityId: string, cha
     if (type === 'signed' && s) ctx.events.record(tx, { entityId, type: 'signer.signed', data: { requestId: r.id, signerId: s.id, name: s.name, email: s.email, role: s.role, signedAt: s.signedAt } }, HOSTED);
     if (type === 'declined' && s) {
       ctx.events.record(tx, { entityId, type: 'signature_request.declined', data: { requestId: r.id, title: r.title, signerId: s.id, name: s.name, email: s.email, reason: data.reason ?? '' } }, HOSTED);
-      if (tellOwner) queueOwnerMail(tx, ctx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${data.reason ?? ''}`);
+      if (tellOwner) queueOwnerMail(ctx, tx, r, 'declined', `${s.name} <${s.email}> gave this reason: ${data.reason ?? ''}`);
     }
     if (type === 'expired') {
       ctx.events.record(tx, { entityId, type: 'signature_request.expired', data: { requestId: r.id, title: r.title, dueDate: r.dueDate } }, HOSTED);
-      if (tellOwner) queueOwnerMail(tx, ctx, r, 'expired', '');
+      if (tellOwner) queueOwnerMail(ctx, tx, r, 'expired', '');
     }
   }
 }

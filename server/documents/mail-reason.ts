@@ -2,12 +2,12 @@
 // completed, was cancelled, declined or expired, or the signer acted meanwhile (a mail queue that
 // waited for SMTP, or a device offline, must not ask anyone to sign what is over).
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { signatureRequests, signers } from './tables.js';
 
 const ASKS_TO_ACT = new Set(['signing_invite', 'signing_reminder']);
 
-export function signingMailReasonGone(db: Db, entityId: string, ref: Record<string, string>): string | null {
+export function signingMailReasonGone(db: Queryable, entityId: string, ref: Record<string, string>): string | null {
   if (!ASKS_TO_ACT.has(ref.kind) || !ref.requestId) return null;
   const r = db.select({ status: signatureRequests.status }).from(signatureRequests).where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, ref.requestId))).get();
   if (!r) return 'The request no longer exists';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { listMembers } from '../auth/members.js';
 import { queueMail } from '../mail/mail.js';
 import { purposeKeyOf } from '../mail/index.js';
@@ -23,17 +23,17 @@ export function text(paragraphs: string[], link?: { url: string; label: string }
   return [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : [])].join('\n\n');
 }
 
-function linkOf(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
-  return signingUrl(linkBaseOf(ctx, r, ctx.config.publicUrl ?? ''), signerToken(tx, ctx, s));
+function linkOf(ctx: Context, tx: Tx, r: RequestRow, s: SignerRow): string {
+  return signingUrl(linkBaseOf(ctx, r, ctx.config.publicUrl ?? ''), signerToken(ctx, tx, s));
 }
 
 const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve', viewer: 'review', cc: 'view' };
 
 /** Invitation or reminder to act on the request, with the signer's personal link. */
-export function queueSigningMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow, kind: 'invite' | 'reminder'): string {
+export function queueSigningMail(ctx: Context, tx: Tx, r: RequestRow, s: SignerRow, kind: 'invite' | 'reminder'): string {
   const sender = r.createdByName ?? getEntity(ctx, r.entityId).name;
-  const mail = signingMailContent(r, s, sender, kind, linkOf(tx, ctx, r, s));
-  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, ...mail, ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
+  const mail = signingMailContent(r, s, sender, kind, linkOf(ctx, tx, r, s));
+  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, ...mail, ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
 }
 
 /** The invitation or reminder itself (the hosted instance sends the same one). Pure. */
@@ -63,20 +63,20 @@ export function signedCopyMailContent(r: Pick<RequestRow, 'title'>, s: Pick<Sign
 export const completedPurpose = (requestId: string, email: string) => purposeKeyOf('completed', requestId, email.toLowerCase());
 
 /** Every recipient (cc included) learns the request is complete and can download the sealed PDF; once per address. */
-export function queueCompletedMails(tx: Db, ctx: Context, r: RequestRow, all: SignerRow[]): void {
+export function queueCompletedMails(ctx: Context, tx: Tx, r: RequestRow, all: SignerRow[]): void {
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.email.toLowerCase())) continue;
     seen.add(s.email.toLowerCase());
     const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
-    const link = { url: linkOf(tx, ctx, r, s), label: 'Download the signed document' };
-    queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id }, purposeKey: completedPurpose(r.id, s.email) });
+    const link = { url: linkOf(ctx, tx, r, s), label: 'Download the signed document' };
+    queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id }, purposeKey: completedPurpose(r.id, s.email) });
   }
 }
 
-export function queueCancelledMail(tx: Db, ctx: Context, r: RequestRow, s: SignerRow): string {
+export function queueCancelledMail(ctx: Context, tx: Tx, r: RequestRow, s: SignerRow): string {
   const lines = [`Hello ${s.name},`, `"${r.title}" has been cancelled by the sender. No further action is needed.`];
-  return queueMail(tx, ctx, { entityId: r.entityId, to: s.email, subject: `Cancelled: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: 'signing_cancelled', requestId: r.id, signerId: s.id } });
+  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Cancelled: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: 'signing_cancelled', requestId: r.id, signerId: s.id } });
 }
 
 /** Tells the request's creator (in-app notification and e-mail) (or, for requests made with an API key, the owners) what happened. */
@@ -90,7 +90,7 @@ const OWNER_TEXT = {
  * `alsoCompletedTo`: the addresses that get the request's "Completed" mail as recipients (its
  * signers): the creator among them gets that one, not a second "Completed" notice.
  */
-export function queueOwnerMail(tx: Db, ctx: Context, r: RequestRow, event: keyof typeof OWNER_TEXT, detail: string, alsoCompletedTo: string[] = []): void {
+export function queueOwnerMail(ctx: Context, tx: Tx, r: RequestRow, event: keyof typeof OWNER_TEXT, detail: string, alsoCompletedTo: string[] = []): void {
   const t = OWNER_TEXT[event];
   const recipientsToo = new Set(alsoCompletedTo.map((e) => e.toLowerCase()));
   const members = listMembers(ctx, r.entityId);

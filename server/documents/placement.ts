@@ -1,18 +1,20 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
+import type { Context } from '../context.js';
+import { write } from '../db/write.js';
 import { BadRequestError } from '../http/errors.js';
 import { documents } from './tables.js';
 
 /** Manual order first (position), then newest first; id breaks ties. */
 export const folderOrder = [sql`${documents.position} is null`, asc(documents.position), desc(documents.createdAt), desc(documents.id)];
 
-export function countDocumentsInFolders(db: Db, entityId: string, folderIds: string[]): number {
+export function countDocumentsInFolders(db: Queryable, entityId: string, folderIds: string[]): number {
   if (folderIds.length === 0) return 0;
   return db.select({ id: documents.id }).from(documents).where(and(eq(documents.entityId, entityId), inArray(documents.folderId, folderIds))).all().length;
 }
 
 /** Moves every document of `fromIds` into `toFolderId` (null = unfiled); their manual order is reset. */
-export function moveDocumentsBetweenFolders(db: Db, entityId: string, fromIds: string[], toFolderId: string | null, now: string): void {
+export function moveDocumentsBetweenFolders(db: Queryable, entityId: string, fromIds: string[], toFolderId: string | null, now: string): void {
   if (fromIds.length === 0) return;
   db.update(documents)
     .set({ folderId: toFolderId, position: null, updatedAt: now })
@@ -21,7 +23,7 @@ export function moveDocumentsBetweenFolders(db: Db, entityId: string, fromIds: s
 }
 
 /** The folder's documents in display order. */
-export function orderedDocumentIds(db: Db, entityId: string, folderId: string | null): string[] {
+export function orderedDocumentIds(db: Queryable, entityId: string, folderId: string | null): string[] {
   return db
     .select({ id: documents.id })
     .from(documents)
@@ -35,9 +37,9 @@ export function orderedDocumentIds(db: Db, entityId: string, folderId: string | 
  * Sets the manual order: listed documents first in the given order, the others after them in
  * their previous order. Any id that is not a document of this folder is a bad request.
  */
-export function reorderDocuments(db: Db, entityId: string, folderId: string, documentIds: string[], now: string): string[] {
-  return db.transaction((tx) => {
-    const current = orderedDocumentIds(tx as unknown as Db, entityId, folderId);
+export function reorderDocuments(ctx: Context, entityId: string, folderId: string, documentIds: string[], now: string): string[] {
+  return write(ctx, (tx) => {
+    const current = orderedDocumentIds(tx, entityId, folderId);
     const inFolder = new Set(current);
     const foreign = documentIds.filter((id) => !inFolder.has(id));
     if (foreign.length > 0) throw new BadRequestError('Some documentIds are not documents of this folder', { documentIds: foreign });

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
 import { mailRouteOf } from '../mail/index.js';
@@ -13,16 +14,16 @@ import { signatureRequests, signers } from './tables.js';
 
 const DAY = 86_400_000;
 
-function remind(tx: Db, ctx: Context, r: RequestRow, targets: SignerRow[], automatic: boolean, meta: RequestMeta) {
+function remind(ctx: Context, tx: Tx, r: RequestRow, targets: SignerRow[], automatic: boolean, meta: RequestMeta) {
   const now = nowIso(ctx);
   for (const s of targets) {
-    queueSigningMail(tx, ctx, r, s, s.sentAt ? 'reminder' : 'invite');
+    queueSigningMail(ctx, tx, r, s, s.sentAt ? 'reminder' : 'invite');
     tx.update(signers)
       .set({ lastNotifiedAt: now, sentAt: s.sentAt ?? now, remindersSent: automatic ? s.remindersSent + 1 : s.remindersSent })
       .where(eq(signers.id, s.id))
       .run();
   }
-  appendAudit(tx, ctx, { entityId: r.entityId, requestId: r.id, type: 'reminded', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { automatic, signerIds: targets.map((s) => s.id) } });
+  appendAudit(ctx, tx, { entityId: r.entityId, requestId: r.id, type: 'reminded', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { automatic, signerIds: targets.map((s) => s.id) } });
 }
 
 /** E-mails every signer whose turn it is and who has not acted yet (sent requests only). */
@@ -30,7 +31,7 @@ export function remindSignatureRequest(ctx: Context, entityId: string, accessor:
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   assertStatus(r, ['sent'], 'send reminders');
   const targets = signersWhoseTurn(r, signersOf(ctx.db, entityId, requestId));
-  ctx.db.transaction((tx) => remind(tx, ctx, r, targets, false, meta));
+  write(ctx, (tx) => remind(ctx, tx, r, targets, false, meta));
   return { reminded: targets.map((s) => ({ signerId: s.id, name: s.name, email: s.email })), mailConfigured: mailRouteOf(ctx, entityId) !== null };
 }
 
@@ -56,7 +57,7 @@ export function runAutoReminders(ctx: Context): number {
       return new Date(s.lastNotifiedAt).getTime() + wait <= now;
     });
     if (due.length === 0) continue;
-    ctx.db.transaction((tx) => remind(tx, ctx, r, due, true, { actor: SYSTEM_ACTOR }));
+    write(ctx, (tx) => remind(ctx, tx, r, due, true, { actor: SYSTEM_ACTOR }));
     count += due.length;
   }
   return count;

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzl
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import { visibleFolderIds, type Accessor } from '../folders/access.js';
 import { appendAudit, listAudit, type AuditActor } from './audit.js';
@@ -21,7 +22,7 @@ export interface RequestMeta {
   userAgent?: string | null;
 }
 
-export function findRequest(db: Db, entityId: string, requestId: string): RequestRow {
+export function findRequest(db: Queryable, entityId: string, requestId: string): RequestRow {
   const r = db.select().from(signatureRequests).where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId))).get();
   if (!r) throw new NotFoundError('Signature request not found');
   return r;
@@ -43,7 +44,7 @@ export function assertStatus(r: RequestRow, allowed: RequestStatus[], what: stri
   if (!allowed.includes(r.status)) throw new ConflictError(`Cannot ${what}: the request is ${r.status}`, { status: r.status });
 }
 
-export function signersOf(db: Db, entityId: string, requestId: string): SignerRow[] {
+export function signersOf(db: Queryable, entityId: string, requestId: string): SignerRow[] {
   return db
     .select()
     .from(signers)
@@ -74,7 +75,7 @@ export function presentSigner(s: SignerRow, fieldCount: number) {
   };
 }
 
-function documentName(db: Db, entityId: string, documentId: string): string {
+function documentName(db: Queryable, entityId: string, documentId: string): string {
   return db.select({ name: documents.name }).from(documents).where(and(eq(documents.entityId, entityId), eq(documents.id, documentId))).get()?.name ?? '';
 }
 
@@ -142,7 +143,7 @@ export function createSignatureRequest(ctx: Context, entityId: string, accessor:
   if (new Set(emails).size !== emails.length) throw new BadRequestError('Each signer needs a different e-mail address');
   const now = nowIso(ctx);
   const id = ctx.ids.next();
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.insert(signatureRequests)
       .values({
         id,
@@ -160,8 +161,8 @@ export function createSignatureRequest(ctx: Context, entityId: string, accessor:
         updatedAt: now,
       })
       .run();
-    appendAudit(tx, ctx, { entityId, requestId: id, type: 'created', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { title: input.title, documentId: input.documentId } });
-    for (const s of input.signers ?? []) insertSigner(tx, ctx, entityId, id, s, meta);
+    appendAudit(ctx, tx, { entityId, requestId: id, type: 'created', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { title: input.title, documentId: input.documentId } });
+    for (const s of input.signers ?? []) insertSigner(ctx, tx, entityId, id, s, meta);
   });
   return getRequestDetail(ctx, entityId, id);
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { bestRanked, prepared, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
-import { visibleFolderIds, type Accessor } from '../folders/access.js';
+import { visibleFolderIds, type Accessor } from '../folders/index.js';
 
 const SNIPPET_SQL = `select snippet(documents_search, -1, ${SNIPPET_ARGS}) as snippet from documents_search where documents_search match ? and rowid = ?`;
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { nameBasedId } from '../db/ids.js';
 import type { RequestRow } from './requests.js';
 import { documents, type PageSize } from './tables.js';
@@ -24,7 +24,7 @@ export const signedDocumentIdOf = (entityId: string, requestId: string) => nameB
  * copy someone later renames, moves or deletes is left as they made it. The derived id makes a
  * second filing of the same request a no-op.
  */
-export function fileSignedCopy(tx: Db, r: RequestRow, sealed: { sha256: string; size: number; pages: PageSize[] }, now: string): string | null {
+export function fileSignedCopy(tx: Tx, r: RequestRow, sealed: { sha256: string; size: number; pages: PageSize[] }, now: string): string | null {
   const original = tx.select().from(documents).where(and(eq(documents.entityId, r.entityId), eq(documents.id, r.documentId))).get();
   if (!original) return null;
   const id = signedDocumentIdOf(r.entityId, r.id);
@@ -51,6 +51,6 @@ export function fileSignedCopy(tx: Db, r: RequestRow, sealed: { sha256: string; 
 }
 
 /** The filed signed copy of a request, while it exists. */
-export function signedCopyOf(db: Db, entityId: string, requestId: string): string | null {
+export function signedCopyOf(db: Queryable, entityId: string, requestId: string): string | null {
   return db.select({ id: documents.id }).from(documents).where(and(eq(documents.entityId, entityId), eq(documents.id, signedDocumentIdOf(entityId, requestId)))).get()?.id ?? null;
 }

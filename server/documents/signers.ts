@@ -3,7 +3,8 @@ import { and, eq, max } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { randomToken, sha256Hex } from '../auth/passwords.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import type { Accessor } from '../folders/access.js';
@@ -12,14 +13,14 @@ import { assertStatus, getRequestDetail, getVisibleRequest, type RequestMeta, ty
 import type { signerInput, updateSignerBody } from './request-schemas.js';
 import { signatureFields, signatureRequests, signers } from './tables.js';
 
-export function findSigner(db: Db, entityId: string, requestId: string, signerId: string): SignerRow {
+export function findSigner(db: Queryable, entityId: string, requestId: string, signerId: string): SignerRow {
   const s = db.select().from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.id, signerId))).get();
   if (!s) throw new NotFoundError('Signer not found');
   return s;
 }
 
 /** Adds a signer with a fresh signing token (stored as a hash for lookup, sealed for re-sending). */
-export function insertSigner(tx: Db, ctx: Context, entityId: string, requestId: string, input: z.output<typeof signerInput>, meta: RequestMeta): SignerRow {
+export function insertSigner(ctx: Context, tx: Tx, entityId: string, requestId: string, input: z.output<typeof signerInput>, meta: RequestMeta): SignerRow {
   const clash = tx.select({ id: signers.id }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.email, input.email))).get();
   if (clash) throw new ConflictError('This e-mail address is already a signer of the request');
   const last = tx.select({ order: max(signers.order) }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId))).get()?.order ?? 0;
@@ -47,20 +48,20 @@ export function insertSigner(tx: Db, ctx: Context, entityId: string, requestId: 
     createdAt: nowIso(ctx),
   };
   tx.insert(signers).values(row).run();
-  appendAudit(tx, ctx, { entityId, requestId, type: 'signer_added', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId: row.id, name: row.name, email: row.email, role: row.role, order: row.order } });
+  appendAudit(ctx, tx, { entityId, requestId, type: 'signer_added', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId: row.id, name: row.name, email: row.email, role: row.role, order: row.order } });
   return row;
 }
 
-function touch(tx: Db, ctx: Context, r: RequestRow) {
+function touch(ctx: Context, tx: Tx, r: RequestRow) {
   tx.update(signatureRequests).set({ updatedAt: nowIso(ctx) }).where(eq(signatureRequests.id, r.id)).run();
 }
 
 export function addSigner(ctx: Context, entityId: string, accessor: Accessor, requestId: string, input: z.output<typeof signerInput>, meta: RequestMeta) {
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   assertStatus(r, ['draft'], 'add signers');
-  const id = ctx.db.transaction((tx) => {
-    const s = insertSigner(tx, ctx, entityId, requestId, input, meta);
-    touch(tx, ctx, r);
+  const id = write(ctx, (tx) => {
+    const s = insertSigner(ctx, tx, entityId, requestId, input, meta);
+    touch(ctx, tx, r);
     return s.id;
   });
   return getRequestDetail(ctx, entityId, requestId).signers.find((s) => s.id === id)!;
@@ -72,7 +73,7 @@ export function updateSigner(ctx: Context, entityId: string, accessor: Accessor,
   assertStatus(r, ['draft'], 'change signers');
   const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<SignerRow>;
   if (Object.keys(set).length === 0) throw new BadRequestError('Nothing to change');
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     if (set.email && set.email !== current.email) {
       const clash = tx.select({ id: signers.id }).from(signers).where(and(eq(signers.entityId, entityId), eq(signers.requestId, requestId), eq(signers.email, set.email))).get();
       if (clash) throw new ConflictError('This e-mail address is already a signer of the request');
@@ -82,8 +83,8 @@ export function updateSigner(ctx: Context, entityId: string, accessor: Accessor,
       if (hasFields) throw new ConflictError(`A ${set.role} cannot have fields; remove the signer's fields first`);
     }
     tx.update(signers).set(set).where(and(eq(signers.entityId, entityId), eq(signers.id, signerId))).run();
-    appendAudit(tx, ctx, { entityId, requestId, type: 'signer_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, changes: set } });
-    touch(tx, ctx, r);
+    appendAudit(ctx, tx, { entityId, requestId, type: 'signer_updated', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, changes: set } });
+    touch(ctx, tx, r);
   });
   return getRequestDetail(ctx, entityId, requestId).signers.find((s) => s.id === signerId)!;
 }
@@ -93,10 +94,10 @@ export function removeSigner(ctx: Context, entityId: string, accessor: Accessor,
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   const s = findSigner(ctx.db, entityId, requestId, signerId);
   assertStatus(r, ['draft'], 'remove signers');
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.delete(signers).where(and(eq(signers.entityId, entityId), eq(signers.id, signerId))).run();
-    appendAudit(tx, ctx, { entityId, requestId, type: 'signer_removed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, name: s.name, email: s.email } });
-    touch(tx, ctx, r);
+    appendAudit(ctx, tx, { entityId, requestId, type: 'signer_removed', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, name: s.name, email: s.email } });
+    touch(ctx, tx, r);
   });
   return { deleted: true };
 }
@@ -119,7 +120,7 @@ export function signerTokenHere(ctx: Context, s: SignerRow): string | null {
  * The signer's token, made anew on this device when it holds none (the signer was added, or last
  * sent a link, from another device of the entity). A new token replaces the old link everywhere.
  */
-export function signerToken(tx: Db, ctx: Context, s: SignerRow): string {
+export function signerToken(ctx: Context, tx: Tx, s: SignerRow): string {
   const here = signerTokenHere(ctx, s);
   if (here) return here;
   const token = randomToken(32);
@@ -152,9 +153,9 @@ export function issueSigningLink(ctx: Context, entityId: string, accessor: Acces
   const s = findSigner(ctx.db, entityId, requestId, signerId);
   assertStatus(r, ['sent'], 'issue a signing link');
   if (s.role === 'cc') throw new ConflictError('A cc recipient does not sign');
-  const token = ctx.db.transaction((tx) => {
-    const t = signerToken(tx, ctx, s);
-    appendAudit(tx, ctx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, purpose } });
+  const token = write(ctx, (tx) => {
+    const t = signerToken(ctx, tx, s);
+    appendAudit(ctx, tx, { entityId, requestId, type: 'signing_link_issued', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { signerId, purpose } });
     return t;
   });
   return { url: signingUrl(linkBaseOf(ctx, r, baseUrl, purpose), token), token };

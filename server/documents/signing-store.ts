@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { appendAudit } from './audit.js';
 import { findDocument } from './documents.js';
 import { fieldsOf } from './fields.js';
@@ -13,24 +13,24 @@ import type { RequestStore, SignerRow, SigningState, SigningStore } from './sign
 import { signatureFields, signatureRequests, signers } from './tables.js';
 
 /** The request's changes in `tx`. Guards are checked by the caller's read in the same transaction. */
-export function desktopRequestStore(ctx: Context, tx: Db, request: SigningState['r']): RequestStore {
+export function desktopRequestStore(ctx: Context, tx: Tx, request: SigningState['r']): RequestStore {
   const { entityId, id: requestId } = request;
   return {
     request,
     updateRequest: (patch) => void tx.update(signatureRequests).set(patch).where(and(eq(signatureRequests.entityId, entityId), eq(signatureRequests.id, requestId))).run(),
-    appendAudit: (entry) => void appendAudit(tx, ctx, { entityId, requestId, ...entry }),
+    appendAudit: (entry) => void appendAudit(ctx, tx, { entityId, requestId, ...entry }),
     recordEvent: (type, data) => void ctx.events.record(tx, { entityId, type, data }),
-    tellOwner: (kind, detail) => queueOwnerMail(tx, ctx, request, kind, detail),
+    tellOwner: (kind, detail) => queueOwnerMail(ctx, tx, request, kind, detail),
   };
 }
 
 /** The rows one signer's link reaches, read in `tx`. */
-export function loadSigningState(tx: Db, s: SignerRow): SigningState {
+export function loadSigningState(tx: Queryable, s: SignerRow): SigningState {
   const r = findRequest(tx, s.entityId, s.requestId);
   return { r, s, all: signersOf(tx, r.entityId, r.id), fields: fieldsOf(tx, r.entityId, r.id), doc: findDocument(tx, r.entityId, r.documentId) };
 }
 
-export function desktopSigningStore(ctx: Context, tx: Db, state: SigningState): SigningStore {
+export function desktopSigningStore(ctx: Context, tx: Tx, state: SigningState): SigningStore {
   const { r, s } = state;
   return {
     ...desktopRequestStore(ctx, tx, r),
@@ -44,10 +44,10 @@ export function desktopSigningStore(ctx: Context, tx: Db, state: SigningState): 
 }
 
 /** Queues each signer's invitation and marks them sent (in `tx`). */
-export function inviteSigners(ctx: Context, tx: Db, r: SigningState['r'], next: SignerRow[]): void {
+export function inviteSigners(ctx: Context, tx: Tx, r: SigningState['r'], next: SignerRow[]): void {
   const now = nowIso(ctx);
   for (const s of next) {
-    queueSigningMail(tx, ctx, r, s, 'invite');
+    queueSigningMail(ctx, tx, r, s, 'invite');
     tx.update(signers).set({ sentAt: now, lastNotifiedAt: now }).where(eq(signers.id, s.id)).run();
   }
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { sha256Hex } from '../auth/passwords.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { actorOf, type Auth } from '../auth/authenticate.js';
@@ -77,7 +78,7 @@ function resolveToken(ctx: Context, token: string): SigningState {
  * their link must not be missed.
  */
 function inTransaction<T>(ctx: Context, s: SignerRow, use: (store: ReturnType<typeof desktopSigningStore>) => T): T {
-  return ctx.db.transaction((tx) => {
+  return write(ctx, (tx) => {
     const current = tx.select().from(signers).where(eq(signers.id, s.id)).get();
     if (!current) throw new UnknownSigningLinkError();
     return use(desktopSigningStore(ctx, tx, loadSigningState(tx, current)));

@@ -1,7 +1,8 @@
 import { and, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { BadRequestError, ConflictError } from '../http/errors.js';
 import type { Accessor } from '../folders/access.js';
 import { appendAudit } from './audit.js';
@@ -15,7 +16,7 @@ import { assertStatus, findRequest, getRequestDetail, getVisibleRequest, signers
 import { signatureRequests } from './tables.js';
 
 /** Invites every signer whose turn has come and who has not been invited yet. */
-export function inviteSignersWhoseTurn(tx: Db, ctx: Context, r: RequestRow): string[] {
+export function inviteSignersWhoseTurn(ctx: Context, tx: Tx, r: RequestRow): string[] {
   const next = signersToInvite(r, signersOf(tx, r.entityId, r.id));
   inviteSigners(ctx, tx, r, next);
   return next.map((s) => s.id);
@@ -32,12 +33,12 @@ export function sendSignatureRequest(ctx: Context, entityId: string, accessor: A
   if (missing.length) throw new ConflictError('Every signer needs at least one field', { signerIds: missing.map((s) => s.id) });
   if (r.dueDate && r.dueDate <= nowIso(ctx)) throw new BadRequestError('dueDate has passed; set a new one before sending');
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const publicSigning = opts.publicSigning ?? false;
     const sent: RequestRow = { ...r, status: 'sent', sentAt: now, linkBaseUrl: baseUrl, publicSigning, updatedAt: now };
     tx.update(signatureRequests).set({ status: 'sent', sentAt: now, linkBaseUrl: baseUrl, publicSigning, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
-    const invited = inviteSignersWhoseTurn(tx, ctx, sent);
-    appendAudit(tx, ctx, { entityId, requestId, type: 'sent', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { invitedSignerIds: invited, signingOrder: r.signingOrder } });
+    const invited = inviteSignersWhoseTurn(ctx, tx, sent);
+    appendAudit(ctx, tx, { entityId, requestId, type: 'sent', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { invitedSignerIds: invited, signingOrder: r.signingOrder } });
     ctx.events.record(tx, { entityId, type: 'signature_request.sent', data: { requestId, title: r.title, documentId: r.documentId, signers: all.map((s) => ({ id: s.id, email: s.email, role: s.role })) } });
   });
   return getRequestDetail(ctx, entityId, requestId);
@@ -47,7 +48,7 @@ export function cancelSignatureRequest(ctx: Context, entityId: string, accessor:
   const r = getVisibleRequest(ctx, entityId, accessor, requestId);
   assertStatus(r, ['draft', 'sent'], 'cancel');
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.update(signatureRequests).set({ status: 'cancelled', cancelledAt: now, updatedAt: now }).where(eq(signatureRequests.id, r.id)).run();
     // Whoever was already invited and has not acted is told not to bother; an invitation still
     // waiting in this device's queue is dropped instead, and its signer, never asked, is not told.
@@ -55,9 +56,9 @@ export function cancelSignatureRequest(ctx: Context, entityId: string, accessor:
       if (!s.sentAt || s.status !== 'pending') continue;
       const neverAsked = dropQueuedMail(tx, entityId, { kind: 'signing_invite', requestId, signerId: s.id }, 'The request was cancelled meanwhile') > 0;
       dropQueuedMail(tx, entityId, { kind: 'signing_reminder', requestId, signerId: s.id }, 'The request was cancelled meanwhile');
-      if (!neverAsked) queueCancelledMail(tx, ctx, r, s);
+      if (!neverAsked) queueCancelledMail(ctx, tx, r, s);
     }
-    appendAudit(tx, ctx, { entityId, requestId, type: 'cancelled', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { from: r.status } });
+    appendAudit(ctx, tx, { entityId, requestId, type: 'cancelled', actor: meta.actor, ip: meta.ip, userAgent: meta.userAgent, data: { from: r.status } });
     ctx.events.record(tx, { entityId, type: 'signature_request.cancelled', data: { requestId, title: r.title, from: r.status } });
   });
   return getRequestDetail(ctx, entityId, requestId);
@@ -87,5 +88,5 @@ export function expireOverdueRequests(ctx: Context): number {
 /** Expires the request (the signing core's rule), if it is still sent. */
 export function expireRequest(ctx: Context, r: RequestRow): void {
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => void expireInCore(desktopRequestStore(ctx, tx, findRequest(tx, r.entityId, r.id)), now));
+  write(ctx, (tx) => void expireInCore(desktopRequestStore(ctx, tx, findRequest(tx, r.entityId, r.id)), now));
 }

@@ -1,5 +1,7 @@
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
+import type { UnitOfWork } from '../db/write.js';
 import { outbox, outboxCursors } from './tables.js';
 import { checkEventPayload, type EventPayloads } from './catalogue.js';
 
@@ -20,7 +22,7 @@ export interface DomainEvent {
  * A consumer handles a batch of outbox events inside one transaction together with the
  * advance of its cursor, so a crash either keeps both or neither (at-least-once, no loss).
  */
-export type OutboxConsumer = (events: DomainEvent[], tx: Db) => void;
+export type OutboxConsumer = (events: DomainEvent[], tx: Tx) => void;
 
 /** Live listeners (server-sent events) are told after commit; they are not durable. */
 export type LiveListener = (event: DomainEvent) => void;
@@ -33,7 +35,7 @@ export interface EventBus<M = EventPayloads> {
    * writer that recorded it already (the hosted instance), or `local` (about this device only, such
    * as its sync undoing a change): then it is for this device's consumers only.
    */
-  record<T extends keyof M & string>(tx: Db, event: NewEvent<T, M>, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
+  record<T extends keyof M & string>(tx: Queryable, event: NewEvent<T, M>, opts?: { replayOf?: 'hosted'; local?: boolean }): DomainEvent;
   /** The linked entities and this device's id in each (set by sync whenever links change). */
   setLinked(devices: Map<string, string>): void;
   /** This device's id in a linked entity, or undefined when the entity is not linked. */
@@ -54,7 +56,8 @@ export interface EventBus<M = EventPayloads> {
  */
 export const appPayloadCheck = process.env.NODE_ENV === 'test' || process.env.NODE_ENV === 'development' ? checkEventPayload : undefined;
 
-export function createEventBus<M = EventPayloads>(deps: { db: Db; now: () => string; nextId: () => string; check?: (type: string, data: unknown) => void }): EventBus<M> {
+/** `unitOfWork`: the app's, so a consumer's writes are one write like any other (tests may leave it out). */
+export function createEventBus<M = EventPayloads>(deps: { db: Db; unitOfWork?: Pick<UnitOfWork, 'run'>; now: () => string; nextId: () => string; check?: (type: string, data: unknown) => void }): EventBus<M> {
   const consumers = new Map<string, OutboxConsumer>();
   const live = new Set<LiveListener>();
   let liveCursor = '';
@@ -65,7 +68,8 @@ export function createEventBus<M = EventPayloads>(deps: { db: Db; now: () => str
   const lastOutboxId = () => deps.db.select({ id: outbox.id }).from(outbox).orderBy(desc(outbox.id)).limit(1).get()?.id;
 
   function drainConsumer(name: string, consumer: OutboxConsumer): number {
-    return deps.db.transaction((tx) => {
+    const run = deps.unitOfWork ? deps.unitOfWork.run : <T>(fn: (tx: Tx) => T) => deps.db.transaction(fn);
+    return run((tx) => {
       const cursor = tx.select().from(outboxCursors).where(eq(outboxCursors.consumer, name)).get();
       const rows = tx
         .select()
@@ -75,7 +79,7 @@ export function createEventBus<M = EventPayloads>(deps: { db: Db; now: () => str
         .limit(200)
         .all();
       if (rows.length === 0) return 0;
-      consumer(rows, tx as unknown as Db);
+      consumer(rows, tx);
       const lastId = rows[rows.length - 1].id;
       tx.insert(outboxCursors).values({ consumer: name, lastId }).onConflictDoUpdate({ target: outboxCursors.consumer, set: { lastId } }).run();
       return rows.length;

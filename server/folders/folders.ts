@@ -2,7 +2,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import { countDocumentsInFolders, moveDocumentsBetweenFolders } from '../documents/placement.js';
 import { assertFolderAccess, folderAccessMap, type Accessor } from './access.js';
@@ -15,7 +16,7 @@ function present(f: FolderRow, access: 'view' | 'edit') {
   return { id: f.id, entityId: f.entityId, name: f.name, description: f.description, parentId: f.parentId, color: f.color, icon: f.icon, createdAt: f.createdAt, updatedAt: f.updatedAt, access };
 }
 
-export function findFolder(db: Db, entityId: string, folderId: string): FolderRow {
+export function findFolder(db: Queryable, entityId: string, folderId: string): FolderRow {
   const f = db.select().from(folders).where(and(eq(folders.entityId, entityId), eq(folders.id, folderId))).get();
   if (!f) throw new NotFoundError('Folder not found');
   return f;
@@ -40,7 +41,7 @@ export function getFolder(ctx: Context, entityId: string, accessor: Accessor, fo
   return present(findFolder(ctx.db, entityId, folderId), level);
 }
 
-function assertParent(db: Db, entityId: string, parentId: string, movingId?: string): void {
+function assertParent(db: Queryable, entityId: string, parentId: string, movingId?: string): void {
   const parent = db.select().from(folders).where(and(eq(folders.entityId, entityId), eq(folders.id, parentId))).get();
   if (!parent) throw new BadRequestError('parentId is not a folder of this entity');
   if (!movingId) return;
@@ -94,7 +95,7 @@ export function updateFolder(ctx: Context, entityId: string, accessor: Accessor,
   return getFolder(ctx, entityId, accessor, folderId);
 }
 
-function subtreeIds(db: Db, entityId: string, rootId: string): string[] {
+function subtreeIds(db: Queryable, entityId: string, rootId: string): string[] {
   const all = db.select({ id: folders.id, parentId: folders.parentId }).from(folders).where(eq(folders.entityId, entityId)).all();
   const ids = [rootId];
   for (let i = 0; i < ids.length; i++) for (const f of all) if (f.parentId === ids[i] && !ids.includes(f.id)) ids.push(f.id);
@@ -105,7 +106,7 @@ export function deleteFolder(ctx: Context, entityId: string, accessor: Accessor,
   const folder = findFolder(ctx.db, entityId, folderId);
   assertFolderAccess(ctx, entityId, accessor, folderId, 'edit');
   const ids = subtreeIds(ctx.db, entityId, folderId);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     const docs = countDocumentsInFolders(tx, entityId, ids);
     if (!recursive && (ids.length > 1 || docs > 0)) {
       throw new ConflictError('Folder is not empty; delete with ?recursive=true to remove its subfolders and move its documents to the parent folder', { subfolders: ids.length - 1, documents: docs });

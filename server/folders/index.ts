@@ -4,4 +4,4 @@ import { folderRoutes } from './routes.js';
 import { mutable } from '../sync/policy.js';
 
 export const foldersModule: Module = { name: 'folders', routes: folderRoutes, sync: { folders: mutable, folder_grants: mutable } };
-export { accessorOf } from './access.js';
+export { accessorOf, visibleFolderIds, type Accessor } from './access.js';

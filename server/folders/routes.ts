@@ -78,7 +78,7 @@ export const folderRoutes: RouteDef[] = [
     ({ ctx, entityId, auth, params, body }) => {
       findFolder(ctx.db, entityId, params.folderId);
       assertFolderAccess(ctx, entityId, accessorOf(ctx, entityId, auth), params.folderId, 'edit');
-      return { folderId: params.folderId, documentIds: reorderDocuments(ctx.db, entityId, params.folderId, body.documentIds, nowIso(ctx)) };
+      return { folderId: params.folderId, documentIds: reorderDocuments(ctx, entityId, params.folderId, body.documentIds, nowIso(ctx)) };
     },
   ),
 ];

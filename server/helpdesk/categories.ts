@@ -1,7 +1,8 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { nameBasedId } from '../db/ids.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { helpdeskCategories, helpdeskTickets } from './tables.js';
@@ -9,13 +10,13 @@ import { helpdeskCategories, helpdeskTickets } from './tables.js';
 type CategoryRow = typeof helpdeskCategories.$inferSelect;
 const present = ({ nameKey: _k, ...c }: CategoryRow) => c;
 
-function findCategory(db: Db, entityId: string, categoryId: string): CategoryRow {
+function findCategory(db: Queryable, entityId: string, categoryId: string): CategoryRow {
   const row = db.select().from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.id, categoryId))).get();
   if (!row) throw new NotFoundError('Category not found');
   return row;
 }
 
-function assertNameFree(db: Db, entityId: string, nameKey: string, exceptId?: string) {
+function assertNameFree(db: Queryable, entityId: string, nameKey: string, exceptId?: string) {
   const row = db.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.nameKey, nameKey))).get();
   if (row && row.id !== exceptId) throw new ConflictError('A category with this name already exists');
 }
@@ -28,8 +29,7 @@ export function createCategory(ctx: Context, entityId: string, input: { name: st
   const now = nowIso(ctx);
   const nameKey = input.name.toLowerCase();
   const row: CategoryRow = { id: '', entityId, name: input.name, nameKey, description: input.description ?? null, createdAt: now, updatedAt: now };
-  ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  write(ctx, (tx) => {
     assertNameFree(tx, entityId, nameKey);
     // Named by its name, so two devices creating "Billing" apart make one category when they meet;
     // a new id only if that one is still taken here (renamed since).
@@ -41,8 +41,7 @@ export function createCategory(ctx: Context, entityId: string, input: { name: st
 }
 
 export function updateCategory(ctx: Context, entityId: string, categoryId: string, input: { name?: string; description?: string | null }) {
-  return ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  return write(ctx, (tx) => {
     const row = findCategory(tx, entityId, categoryId);
     const next: CategoryRow = { ...row, updatedAt: nowIso(ctx) };
     if (input.name !== undefined) Object.assign(next, { name: input.name, nameKey: input.name.toLowerCase() });
@@ -55,8 +54,7 @@ export function updateCategory(ctx: Context, entityId: string, categoryId: strin
 
 /** A category still used by tickets is not deleted (409): move those tickets first. */
 export function deleteCategory(ctx: Context, entityId: string, categoryId: string) {
-  return ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  return write(ctx, (tx) => {
     findCategory(tx, entityId, categoryId);
     const used = tx.select({ n: count() }).from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.categoryId, categoryId))).get()!.n;
     if (used > 0) throw new ConflictError(`Category is used by ${used} ticket${used === 1 ? '' : 's'}; move them to another category first`);

@@ -1,13 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import type { DomainEvent } from '../events/bus.js';
 import { helpdeskDeliveries, helpdeskEmails } from './tables.js';
 
 /** Outbox consumer: the mail loop's results become the delivery state of the reply they carry. */
 export function recordDeliveryResults(ctx: Context) {
-  return (events: DomainEvent[], tx: Db) => {
+  return (events: DomainEvent[], tx: Tx) => {
     for (const e of events) {
       if (e.type !== 'mail.sent' && e.type !== 'mail.failed') continue;
       const ref = (e.data.ref ?? {}) as Record<string, string>;
@@ -28,7 +28,7 @@ export function recordDeliveryResults(ctx: Context) {
  * A bounce that quotes one of our replies' Message-IDs marks that delivery failed with the
  * reason the recipient's server gave. Returns how many deliveries it marked.
  */
-export function markBounced(ctx: Context, tx: Db, entityId: string, quotedIds: string[], reason: string): number {
+export function markBounced(ctx: Context, tx: Tx, entityId: string, quotedIds: string[], reason: string): number {
   if (quotedIds.length === 0) return 0;
   const ours = tx
     .select({ messageId: helpdeskEmails.messageId })

@@ -3,7 +3,8 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import type { ParsedMail } from 'mailparser';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { helpdeskAttachments, helpdeskEmails, helpdeskTickets } from './tables.js';
 import { createTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';
@@ -56,7 +57,7 @@ function senderOf(mail: ParsedMail): Sender | null {
 }
 
 /** The open thread this e-mail answers: by the Message-IDs it references, else by `[#number]` from the contact. */
-function findThread(tx: Db, entityId: string, mail: ParsedMail, sender: Sender): TicketRow | null {
+function findThread(tx: Tx, entityId: string, mail: ParsedMail, sender: Sender): TicketRow | null {
   const refs = referencedIds(mail);
   if (refs.length) {
     const known = tx.select({ headerId: helpdeskEmails.headerId, ticketId: helpdeskEmails.ticketId }).from(helpdeskEmails).where(and(eq(helpdeskEmails.entityId, entityId), inArray(helpdeskEmails.headerId, refs))).all();
@@ -74,7 +75,7 @@ function findThread(tx: Db, entityId: string, mail: ParsedMail, sender: Sender):
 }
 
 /** Writes the e-mail into the helpdesk: a new ticket, or a customer message on the thread it answers. */
-function writeEmail(ctx: Context, tx: Db, entityId: string, mail: ParsedMail, sender: Sender, headerId: string, kept: KeptAttachments) {
+function writeEmail(ctx: Context, tx: Tx, entityId: string, mail: ParsedMail, sender: Sender, headerId: string, kept: KeptAttachments) {
   const actor: Actor = { type: 'anonymous', id: null, name: `${sender.name ?? sender.email} via e-mail` };
   const thread = findThread(tx, entityId, mail, sender);
   const body = bodyOf(mail);
@@ -105,7 +106,7 @@ function logIngest(ctx: Context, entityId: string, r: IngestResult) {
   ctx.log.info({ entityId, outcome: r.outcome, ...('reason' in r ? { reason: r.reason } : {}), ...('ticketId' in r ? { ticketId: r.ticketId } : {}) }, 'helpdesk e-mail');
 }
 
-const knownEmail = (db: Db, entityId: string, headerId: string) =>
+const knownEmail = (db: Queryable, entityId: string, headerId: string) =>
   !!db.select({ id: helpdeskEmails.id }).from(helpdeskEmails).where(and(eq(helpdeskEmails.entityId, entityId), eq(helpdeskEmails.headerId, headerId))).get();
 
 /**
@@ -113,11 +114,11 @@ const knownEmail = (db: Db, entityId: string, headerId: string) =>
  * one is known by its hash). `within` runs in the same transaction whatever the outcome, so the
  * caller's progress (the last IMAP UID) is saved together with the mail's effect.
  */
-export async function ingestEmail(ctx: Context, entityId: string, raw: Buffer, within: (tx: Db) => void = () => undefined): Promise<IngestResult> {
-  const done = (result: IngestResult, write?: (tx: Db) => void): IngestResult => {
-    ctx.db.transaction((tx) => {
-      write?.(tx as unknown as Db);
-      within(tx as unknown as Db);
+export async function ingestEmail(ctx: Context, entityId: string, raw: Buffer, within: (tx: Tx) => void = () => undefined): Promise<IngestResult> {
+  const done = (result: IngestResult, effect?: (tx: Tx) => void): IngestResult => {
+    write(ctx, (tx) => {
+      effect?.(tx);
+      within(tx);
     });
     logIngest(ctx, entityId, result);
     return result;
@@ -144,8 +145,7 @@ export async function ingestEmail(ctx: Context, entityId: string, raw: Buffer, w
   const sender = senderOf(mail);
   if (!sender) return done({ outcome: 'ignored', reason: 'no-sender' });
   const kept = keepAttachments(ctx, mail.attachments);
-  const result = ctx.db.transaction((txx): IngestResult => {
-    const tx = txx as unknown as Db;
+  const result = write(ctx, (tx): IngestResult => {
     // Another poll may have taken it meanwhile.
     const written: IngestResult = knownEmail(tx, entityId, headerId) ? { outcome: 'duplicate' } : writeEmail(ctx, tx, entityId, mail, sender, headerId, kept);
     within(tx);

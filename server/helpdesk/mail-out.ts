@@ -1,7 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { nameBasedId } from '../db/ids.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { queueMail, requeueMail } from '../mail/index.js';
@@ -38,7 +39,7 @@ interface Composed {
 }
 
 /** The reply as an e-mail: threaded after the ticket's earlier mail, signature appended. */
-function composeReply(tx: Db, mailbox: MailboxRow, ticket: TicketRow, message: MessageRow, ownHeaderId: string): Composed {
+function composeReply(tx: Tx, mailbox: MailboxRow, ticket: TicketRow, message: MessageRow, ownHeaderId: string): Composed {
   const thread = tx
     .select({ headerId: helpdeskEmails.headerId, direction: helpdeskEmails.direction })
     .from(helpdeskEmails)
@@ -57,9 +58,9 @@ function composeReply(tx: Db, mailbox: MailboxRow, ticket: TicketRow, message: M
   return { subject: replySubject(ticket, thread.length > 0), text, html, inReplyTo, references };
 }
 
-function queueComposed(tx: Db, ctx: Context, mailbox: MailboxRow, ticket: TicketRow, message: MessageRow, headerId: string, to: string): string {
+function queueComposed(ctx: Context, tx: Tx, mailbox: MailboxRow, ticket: TicketRow, message: MessageRow, headerId: string, to: string): string {
   const c = composeReply(tx, mailbox, ticket, message, headerId);
-  return queueMail(tx, ctx, {
+  return queueMail(ctx, tx, {
     entityId: ticket.entityId,
     to,
     subject: c.subject,
@@ -70,7 +71,7 @@ function queueComposed(tx: Db, ctx: Context, mailbox: MailboxRow, ticket: Ticket
   });
 }
 
-export function mailboxOf(db: Db, entityId: string): MailboxRow | undefined {
+export function mailboxOf(db: Queryable, entityId: string): MailboxRow | undefined {
   return db.select().from(helpdeskMailboxes).where(eq(helpdeskMailboxes.entityId, entityId)).get();
 }
 
@@ -78,12 +79,12 @@ export function mailboxOf(db: Db, entityId: string): MailboxRow | undefined {
  * A public agent reply goes to the ticket's contact through the mail outbox, in the transaction
  * that writes the message (so neither exists without the other). Internal notes never do.
  */
-export function queueTicketReply(ctx: Context, tx: Db, ticket: TicketRow, message: MessageRow): void {
+export function queueTicketReply(ctx: Context, tx: Tx, ticket: TicketRow, message: MessageRow): void {
   if (message.isInternal || message.authorType !== 'agent' || !ticket.contactEmail) return;
   const mailbox = mailboxOf(tx, ticket.entityId);
   if (!mailbox) return;
   const headerId = ourHeaderId(message.id, mailbox.address);
-  const mailId = queueComposed(tx, ctx, mailbox, ticket, message, headerId, ticket.contactEmail);
+  const mailId = queueComposed(ctx, tx, mailbox, ticket, message, headerId, ticket.contactEmail);
   const now = nowIso(ctx);
   tx.insert(helpdeskEmails)
     .values({ id: emailRowId(ticket.entityId, headerId), entityId: ticket.entityId, ticketId: ticket.id, messageId: message.id, direction: 'out', headerId, fromAddress: mailbox.address, attachmentsNote: null, createdAt: now })
@@ -96,8 +97,7 @@ export function queueTicketReply(ctx: Context, tx: Db, ticket: TicketRow, messag
  * (a copy that did arrive after all is then one message to the customer's client).
  */
 export function resendTicketReply(ctx: Context, entityId: string, ticketId: string, messageId: string): void {
-  ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  write(ctx, (tx) => {
     const ticket = findTicket(tx, entityId, ticketId);
     const message = tx
       .select()
@@ -113,7 +113,7 @@ export function resendTicketReply(ctx: Context, entityId: string, ticketId: stri
     if (!mailbox) throw new ConflictError('No support address is configured: set one in Settings → Helpdesk e-mail');
     const headerId = tx.select({ headerId: helpdeskEmails.headerId }).from(helpdeskEmails).where(and(eq(helpdeskEmails.entityId, entityId), eq(helpdeskEmails.messageId, messageId))).get()?.headerId ?? ourHeaderId(messageId, mailbox.address);
     // The outbox row lives on the device that first sent it; elsewhere the reply is composed anew.
-    const mailId = requeueMail(tx, ctx, entityId, delivery.mailId, ticket.contactEmail) ? delivery.mailId : queueComposed(tx, ctx, mailbox, ticket, message, headerId, ticket.contactEmail);
+    const mailId = requeueMail(ctx, tx, entityId, delivery.mailId, ticket.contactEmail) ? delivery.mailId : queueComposed(ctx, tx, mailbox, ticket, message, headerId, ticket.contactEmail);
     tx.update(helpdeskDeliveries)
       .set({ state: 'queued', error: null, to: ticket.contactEmail, mailId, sentAt: null, updatedAt: nowIso(ctx) })
       .where(and(eq(helpdeskDeliveries.entityId, entityId), eq(helpdeskDeliveries.messageId, messageId)))

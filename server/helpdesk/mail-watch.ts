@@ -2,7 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { ImapFlow } from 'imapflow';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { helpdeskMailboxImap } from './tables.js';
 import { describeImapError, imapClient, openInbox } from './imap.js';
 import { imapRowOf, imapSettingsOf, type ImapRow } from './mailbox.js';
@@ -67,7 +68,7 @@ async function uidsToFetch(client: ImapFlow, row: ImapRow, ctx: Context): Promis
   return { uids: found.filter((u) => u > row.lastUid).sort((a, b) => a - b), validity, floor: row.lastUid };
 }
 
-const saveProgress = (entityId: string, validity: string, uid: number) => (tx: Db) => {
+const saveProgress = (entityId: string, validity: string, uid: number) => (tx: Tx) => {
   tx.update(helpdeskMailboxImap).set({ uidValidity: validity, lastUid: uid }).where(eq(helpdeskMailboxImap.entityId, entityId)).run();
 };
 
@@ -94,7 +95,7 @@ async function ingestOrSkip(ctx: Context, entityId: string, raw: Buffer, validit
     ctx.log.error({ entityId, uid, attempt: n, err: { name: (err as Error).name, code: (err as { code?: string }).code } }, 'helpdesk e-mail could not be taken in');
     if (n < MAX_MESSAGE_ATTEMPTS) throw new IngestFailure(uid);
     attempts.delete(key);
-    ctx.db.transaction((tx) => saveProgress(entityId, validity, uid)(tx as unknown as Db));
+    write(ctx, (tx) => saveProgress(entityId, validity, uid)(tx));
     return { outcome: 'unreadable' as const };
   }
 }
@@ -112,7 +113,7 @@ async function fetchNew(ctx: Context, entityId: string, client: ImapFlow, row: I
     result.fetched++;
     if (size > MAX_RAW_BYTES) {
       ctx.log.warn({ entityId, uid, size }, 'helpdesk e-mail over the size limit skipped');
-      ctx.db.transaction((tx) => saveProgress(entityId, validity, uid)(tx as unknown as Db));
+      write(ctx, (tx) => saveProgress(entityId, validity, uid)(tx));
       result.skipped++;
       continue;
     }
@@ -126,7 +127,7 @@ async function fetchNew(ctx: Context, entityId: string, client: ImapFlow, row: I
     else result.skipped++;
   }
   const last = Math.max(floor, uids.at(-1) ?? 0);
-  ctx.db.transaction((tx) => saveProgress(entityId, validity, Math.max(last, imapRowOf(tx as unknown as Db, entityId)?.lastUid ?? 0))(tx as unknown as Db));
+  write(ctx, (tx) => saveProgress(entityId, validity, Math.max(last, imapRowOf(tx, entityId)?.lastUid ?? 0))(tx));
   return result;
 }
 

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError } from '../http/errors.js';
 import { mailRouteOf } from '../mail/index.js';
 import { helpdeskMailboxImap, helpdeskMailboxes } from './tables.js';
@@ -10,7 +11,7 @@ import type { PutMailboxInput, TestMailboxInput } from './mailbox-schemas.js';
 
 export type ImapRow = typeof helpdeskMailboxImap.$inferSelect;
 
-export function imapRowOf(db: Db, entityId: string): ImapRow | undefined {
+export function imapRowOf(db: Queryable, entityId: string): ImapRow | undefined {
   return db.select().from(helpdeskMailboxImap).where(eq(helpdeskMailboxImap.entityId, entityId)).get();
 }
 
@@ -41,8 +42,7 @@ const orNull = (s: string | null | undefined) => (s && s.trim() ? s : null);
 
 export function putMailbox(ctx: Context, entityId: string, input: PutMailboxInput) {
   const now = nowIso(ctx);
-  ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  write(ctx, (tx) => {
     const box = tx.select().from(helpdeskMailboxes).where(eq(helpdeskMailboxes.entityId, entityId)).get();
     const row = {
       entityId,
@@ -81,7 +81,7 @@ export function putMailbox(ctx: Context, entityId: string, input: PutMailboxInpu
 }
 
 export function deleteMailbox(ctx: Context, entityId: string) {
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.delete(helpdeskMailboxImap).where(eq(helpdeskMailboxImap.entityId, entityId)).run();
     tx.delete(helpdeskMailboxes).where(eq(helpdeskMailboxes.entityId, entityId)).run();
   });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { ConflictError } from '../http/errors.js';
 import { helpdeskMessages, helpdeskTickets } from './tables.js';
 import { findTicket } from './tickets.js';
@@ -20,8 +20,7 @@ function statusAfterMessage(ticket: TicketRow, input: CreateMessageInput): Ticke
 
 export function addTicketMessage(ctx: Context, entityId: string, actor: Actor, ticketId: string, input: CreateMessageInput) {
   const now = nowIso(ctx);
-  return ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  return write(ctx, (tx) => {
     const before = findTicket(tx, entityId, ticketId);
     if (before.status === 'closed') throw new ConflictError('Ticket is closed and takes no more messages; open a new ticket');
     const isAgent = input.authorType === 'agent';

@@ -4,7 +4,7 @@
 // made of the prefix and this install's tag (`ACME-H06D5-3`), which can never be a final one.
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable, Tx } from '../db/tx.js';
 import { entities } from '../auth/tables.js';
 import { syncLinks } from '../sync/tables.js';
 import { helpdeskNode, helpdeskSettings, helpdeskTicketCounters, helpdeskTickets } from './tables.js';
@@ -16,7 +16,7 @@ const FIRST_SEQUENCE = 1001;
 const LOCAL_SERIES = '';
 
 /** This installation's random node tag (5 Crockford base32 characters), created once. */
-function nodeTag(tx: Db): string {
+function nodeTag(tx: Tx): string {
   const row = tx.select().from(helpdeskNode).where(eq(helpdeskNode.id, 1)).get();
   if (row) return row.tag;
   const bytes = crypto.randomBytes(5);
@@ -26,14 +26,14 @@ function nodeTag(tx: Db): string {
 }
 
 /** The prefix an owner chose, else the one derived from the entity's name. */
-export function ticketPrefixOf(tx: Db, entityId: string): { prefix: string; chosen: boolean } {
+export function ticketPrefixOf(tx: Queryable, entityId: string): { prefix: string; chosen: boolean } {
   const chosen = tx.select({ prefix: helpdeskSettings.ticketPrefix }).from(helpdeskSettings).where(eq(helpdeskSettings.entityId, entityId)).get()?.prefix;
   if (chosen) return { prefix: chosen, chosen: true };
   const name = tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId)).get()?.name ?? '';
   return { prefix: derivePrefix(name), chosen: false };
 }
 
-function nextSeq(tx: Db, entityId: string, node: string, first: number): number {
+function nextSeq(tx: Tx, entityId: string, node: string, first: number): number {
   return tx
     .insert(helpdeskTicketCounters)
     .values({ entityId, node, lastSeq: first })
@@ -42,14 +42,14 @@ function nextSeq(tx: Db, entityId: string, node: string, first: number): number 
     .get().lastSeq;
 }
 
-const taken = (tx: Db, entityId: string, number: string) =>
+const taken = (tx: Tx, entityId: string, number: string) =>
   tx.select({ id: helpdeskTickets.id }).from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.ticketNumber, number))).get() !== undefined;
 
 /**
  * Mints the next ticket number of an entity on this installation; call inside the create
  * transaction. `provisional` is the number again when the hosted instance will replace it.
  */
-export function nextTicketNumber(tx: Db, entityId: string): { ticketNumber: string; provisionalNumber: string | null } {
+export function nextTicketNumber(tx: Tx, entityId: string): { ticketNumber: string; provisionalNumber: string | null } {
   const { prefix } = ticketPrefixOf(tx, entityId);
   const linked = tx.select({ id: syncLinks.entityId }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get() !== undefined;
   const node = linked ? nodeTag(tx) : LOCAL_SERIES;

@@ -1,7 +1,7 @@
 // The ticket-number prefix of a business, as the API shows it and an owner sets it.
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import type { Auth } from '../auth/authenticate.js';
 import { roleOf } from '../auth/entities.js';
 import { ForbiddenError } from '../http/errors.js';
@@ -18,8 +18,8 @@ export function getTicketNumbering(ctx: Context, entityId: string) {
 export function setTicketPrefix(ctx: Context, entityId: string, auth: Auth | null, prefix: string | null) {
   if (auth?.kind !== 'session' || roleOf(ctx, entityId, auth.userId) !== 'owner') throw new ForbiddenError('Only an owner can change the ticket-number prefix');
   const updatedAt = nowIso(ctx);
-  ctx.db.transaction((tx) => {
-    (tx as unknown as Db)
+  write(ctx, (tx) => {
+    tx
       .insert(helpdeskSettings)
       .values({ entityId, ticketPrefix: prefix, updatedAt })
       .onConflictDoUpdate({ target: helpdeskSettings.entityId, set: { ticketPrefix: prefix, updatedAt } })

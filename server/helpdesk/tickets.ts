@@ -2,8 +2,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
 import { ftsQueryOf } from '../db/fts.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { helpdeskCategories, helpdeskMessages, helpdeskTickets } from './tables.js';
 import { nextTicketNumber } from './numbering.js';
@@ -18,13 +19,13 @@ import { decodeCursor, encodeCursor } from '../http/cursor.js';
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
 const searchTextOf = (subject: string) => subject.toLowerCase();
 
-export function findTicket(db: Db, entityId: string, ticketId: string): TicketRow {
+export function findTicket(db: Queryable, entityId: string, ticketId: string): TicketRow {
   const row = db.select().from(helpdeskTickets).where(and(eq(helpdeskTickets.entityId, entityId), eq(helpdeskTickets.id, ticketId))).get();
   if (!row) throw new NotFoundError('Ticket not found');
   return row;
 }
 
-function assertCategory(db: Db, entityId: string, categoryId: string) {
+function assertCategory(db: Queryable, entityId: string, categoryId: string) {
   const row = db.select({ id: helpdeskCategories.id }).from(helpdeskCategories).where(and(eq(helpdeskCategories.entityId, entityId), eq(helpdeskCategories.id, categoryId))).get();
   if (!row) throw new BadRequestError('categoryId: must be a category of this entity');
 }
@@ -33,8 +34,8 @@ export function createTicket(ctx: Context, entityId: string, actor: Actor, input
   if (input.categoryId) assertCategory(ctx.db, entityId, input.categoryId);
   const assigneeName = input.assignedTo ? assertAssignable(ctx, entityId, input.assignedTo) : null;
   const now = nowIso(ctx);
-  return ctx.db.transaction((tx) => {
-    const { ticketNumber, provisionalNumber } = nextTicketNumber(tx as unknown as Db, entityId);
+  return write(ctx, (tx) => {
+    const { ticketNumber, provisionalNumber } = nextTicketNumber(tx, entityId);
     const row: TicketRow = {
       id: ctx.ids.next(),
       entityId,
@@ -58,12 +59,12 @@ export function createTicket(ctx: Context, entityId: string, actor: Actor, input
       closedAt: null,
     };
     tx.insert(helpdeskTickets).values(row).run();
-    writeSystemMessage(ctx, tx as unknown as Db, entityId, row.id, `Ticket ${ticketNumber} created by ${actor.name}`, now);
+    writeSystemMessage(ctx, tx, entityId, row.id, `Ticket ${ticketNumber} created by ${actor.name}`, now);
     const ticket = presentTicket(row);
-    ctx.events.record(tx as unknown as Db, { entityId, type: 'ticket.created', data: { ticket, actor } });
+    ctx.events.record(tx, { entityId, type: 'ticket.created', data: { ticket, actor } });
     if (row.assignedTo) {
-      writeSystemMessage(ctx, tx as unknown as Db, entityId, row.id, `Assigned to ${assigneeName} by ${actor.name}`, now);
-      ctx.events.record(tx as unknown as Db, { entityId, type: 'ticket.assigned', data: { ticket, from: null, to: row.assignedTo, actor } });
+      writeSystemMessage(ctx, tx, entityId, row.id, `Assigned to ${assigneeName} by ${actor.name}`, now);
+      ctx.events.record(tx, { entityId, type: 'ticket.assigned', data: { ticket, from: null, to: row.assignedTo, actor } });
     }
     return ticket;
   });
@@ -194,8 +195,7 @@ export function updateTicket(ctx: Context, entityId: string, actor: Actor, ticke
   if (input.categoryId) assertCategory(ctx.db, entityId, input.categoryId);
   const assigneeName = input.assignedTo ? assertAssignable(ctx, entityId, input.assignedTo) : null;
   const now = nowIso(ctx);
-  return ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  return write(ctx, (tx) => {
     const before = findTicket(tx, entityId, ticketId);
     const changes = EDITABLE.filter((k) => input[k] !== undefined && (input[k] ?? null) !== before[k]);
     if (changes.length === 0) return presentTicket(before);

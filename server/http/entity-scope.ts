@@ -1,8 +1,6 @@
-import type { Statement } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import type { Auth } from '../auth/authenticate.js';
-import { roleAllows, type Role } from '../auth/permissions.js';
+import { memberRoleOf, roleAllows, type Auth } from '../auth/index.js';
 import type { EntityAccess, RouteRequest } from './route.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.js';
 
@@ -44,19 +42,10 @@ export function resolveEntityAccess(ctx: Context, req: RequestParts, auth: Auth 
     if (!auth.scopes.includes(access.scope)) throw new ForbiddenError(`API key lacks the ${access.scope} scope`);
     return entityId;
   }
-  const member = memberRoleStatement(ctx).get(entityId, auth.userId);
-  if (!member) throw new ForbiddenError('Not a member of this entity');
-  if (!roleAllows(member.role, access.permission)) throw new ForbiddenError(`Your role lacks the ${access.permission} permission`);
+  const role = memberRoleOf(ctx, entityId, auth.userId);
+  if (!role) throw new ForbiddenError('Not a member of this entity');
+  if (!roleAllows(role, access.permission)) throw new ForbiddenError(`Your role lacks the ${access.permission} permission`);
   return entityId;
-}
-
-const memberRole = new WeakMap<Context['sqlite'], Statement<[string, string], { role: Role }>>();
-
-/** The member's role lookup, prepared once per database (it runs on every session request). */
-function memberRoleStatement(ctx: Context) {
-  let st = memberRole.get(ctx.sqlite);
-  if (!st) memberRole.set(ctx.sqlite, (st = ctx.sqlite.prepare<[string, string], { role: Role }>('select role from memberships where entity_id = ? and user_id = ?')));
-  return st;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

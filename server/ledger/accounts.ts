@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { ConflictError, NotFoundError } from '../http/errors.js';
 import { accountIdOf } from './ids.js';
 import { presentAccount } from './present.js';
@@ -31,7 +31,7 @@ export function createAccount(ctx: Context, entityId: string, input: { code: str
   });
 }
 
-function loadAccount(db: Db, entityId: string, accountId: string) {
+function loadAccount(db: Queryable, entityId: string, accountId: string) {
   const row = db.select().from(ledgerAccounts).where(and(eq(ledgerAccounts.entityId, entityId), eq(ledgerAccounts.id, accountId))).get();
   if (!row) throw new NotFoundError('Account not found');
   return row;

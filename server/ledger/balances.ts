@@ -4,7 +4,7 @@
 // entries' date index), and a balance as of a date is the running total less what came later
 // when that is the shorter way. The answers are the exact sums of the lines.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import type { Context } from '../context.js';
 import { readBatchInWorker, type ReadBatch } from '../db/read-pool.js';
 
@@ -64,7 +64,7 @@ function prepare(sqlite: Database) {
 }
 
 const cache = new WeakMap<Database, ReturnType<typeof prepare>>();
-function statements(db: Db) {
+function statements(db: Queryable) {
   const sqlite = (db as unknown as { session: { client: Database } }).session.client;
   let st = cache.get(sqlite);
   if (!st) cache.set(sqlite, (st = prepare(sqlite)));
@@ -110,7 +110,7 @@ const daysApart = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86
 export type Way = 'forward' | 'back';
 
 /** The steps of an as-of read: forward from the first day, or back from the running total, whichever reads fewer days. */
-function planAsOf(db: Db, entityId: string, at: string, way?: Way): Step[] {
+function planAsOf(db: Queryable, entityId: string, at: string, way?: Way): Step[] {
   const st = statements(db);
   const day = dayOf(at);
   const first = st.firstDay.get(entityId)?.day;
@@ -130,7 +130,7 @@ function planAsOf(db: Db, entityId: string, at: string, way?: Way): Step[] {
 }
 
 /** The steps of a read of the lines dated in (after, at] (after: from the first entry when absent). */
-function plan(db: Db, entityId: string, at: string, after?: string, way?: Way): Step[] {
+function plan(db: Queryable, entityId: string, at: string, after?: string, way?: Way): Step[] {
   if (after === undefined) return planAsOf(db, entityId, at, way);
   if (after >= at) return [];
   const [from, to] = [dayOf(after), dayOf(at)];
@@ -146,7 +146,7 @@ const linesParams = (entityId: string, range: { from: string; at: string } | { a
 const linesSql = (range: { from: string; at: string } | { after: string; at: string }) => ('from' in range ? SQL.partial[1] : SQL.partial[0]);
 
 /** Runs the steps on the connection itself. */
-function runHere(db: Db, entityId: string, steps: Step[]): Totals {
+function runHere(db: Queryable, entityId: string, steps: Step[]): Totals {
   const st = statements(db);
   const t = new Totals();
   const overflowing = <R>(read: () => R, instead: () => R): R => {
@@ -198,7 +198,7 @@ function asBatch(entityId: string, steps: Step[]): { batch: ReadBatch; add: ((t:
  * (after, at] (after: from the first entry when absent). Exact, whatever the amounts. `way`
  * forces the direction of an as-of read (tests check both give the same).
  */
-export function readParts(db: Db, entityId: string, at: string, after?: string, way?: Way): Part[] {
+export function readParts(db: Queryable, entityId: string, at: string, after?: string, way?: Way): Part[] {
   return runHere(db, entityId, plan(db, entityId, at, after, way)).parts();
 }
 
@@ -217,7 +217,7 @@ export async function readPartsInWorker(ctx: Context, entityId: string, at: stri
 }
 
 /** Debits − credits of one account in one currency over the whole journal (its running totals). */
-export function netDebitOf(db: Db, entityId: string, accountId: string, currency: string): bigint {
+export function netDebitOf(db: Queryable, entityId: string, accountId: string, currency: string): bigint {
   const t = new Totals();
   t.addRows(statements(db).runningOf.all(entityId, accountId, currency), 1n);
   return t.parts().reduce((n, p) => n + (p.side === 'debit' ? BigInt(p.total) : -BigInt(p.total)), 0n);

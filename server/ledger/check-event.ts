@@ -2,7 +2,7 @@
 // (a typo must never become a permanent failed event) and a preview of the journal lines.
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError } from '../http/errors.js';
 import { evaluateEvent, needsApproval } from './evaluate.js';
 import { formatMinor } from './money.js';
@@ -27,7 +27,7 @@ export function checkEvent(ctx: Context, entityId: string, input: { type: string
   return inLedgerTx(ctx, entityId, (db) => preview(db, entityId, input.type, input.payload, input.schemaVersion ?? def.schemaVersion));
 }
 
-function preview(db: Db, entityId: string, type: string, payload: Record<string, unknown>, schemaVersion: string): EventCheck {
+function preview(db: Queryable, entityId: string, type: string, payload: Record<string, unknown>, schemaVersion: string): EventCheck {
   const evaluation = evaluateEvent(db, entityId, type, payload, schemaVersion);
   if (evaluation.outcome === 'failed') return { outcome: 'failed', errors: [{ path: [], message: evaluation.error }], lines: [] };
   if (evaluation.outcome === 'unposted') return { outcome: 'unposted', errors: [], lines: [] };

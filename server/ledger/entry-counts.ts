@@ -1,7 +1,7 @@
 // The journal's entry count from the per-day counts (ledger_day_entries, kept by triggers):
 // whole days summed, the partial days at the ends counted on the entries' (entity, date) index.
 import type { Database, Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 
 /** Above every effective date that starts with a given day (the largest code point). */
 const DAY_END = '\u{10FFFF}';
@@ -16,7 +16,7 @@ function prepare(sqlite: Database) {
 const cache = new WeakMap<Database, ReturnType<typeof prepare>>();
 
 /** How many entries of the entity are dated in [from, to] (either end open when absent). */
-export function countEntries(db: Db, entityId: string, from?: string, to?: string): number {
+export function countEntries(db: Queryable, entityId: string, from?: string, to?: string): number {
   const sqlite = (db as unknown as { session: { client: Database } }).session.client;
   let st = cache.get(sqlite);
   if (!st) cache.set(sqlite, (st = prepare(sqlite)));

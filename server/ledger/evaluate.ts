@@ -1,4 +1,4 @@
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { findEventType, type EventTypeDef } from './rules/index.js';
 import type { ResolvedLine } from './journal.js';
 import { MoneyError, mustCurrency, toMinor } from './money.js';
@@ -14,7 +14,7 @@ export type Evaluation =
  * Runs an event through its type's schema and posting rule and resolves the accounts.
  * Pure apart from reading the chart: the same payload always gives the same lines.
  */
-export function evaluateEvent(db: Db, entityId: string, type: string, payload: unknown, schemaVersion: string): Evaluation {
+export function evaluateEvent(db: Queryable, entityId: string, type: string, payload: unknown, schemaVersion: string): Evaluation {
   const def = findEventType(type);
   if (!def) return { outcome: 'failed', error: `Unknown event type "${type}"` };
   if (schemaVersion !== def.schemaVersion) {
@@ -29,7 +29,7 @@ export function evaluateEvent(db: Db, entityId: string, type: string, payload: u
   return resolveRule(db, entityId, def, parsed.data);
 }
 
-function resolveRule(db: Db, entityId: string, def: EventTypeDef, payload: unknown): Evaluation {
+function resolveRule(db: Queryable, entityId: string, def: EventTypeDef, payload: unknown): Evaluation {
   let ruleLines;
   try {
     ruleLines = def.post!(payload);

@@ -1,9 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import { ZodError } from 'zod';
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { HttpError, zodDetails, zodMessage } from '../http/errors.js';
-import { engineOf } from '../sync/engine.js';
 import { postPrepared, type PostDefaults, type PostEventResult, type PreparedEvent } from './post-event.js';
 import { durably, ensureLedger } from './setup.js';
 
@@ -116,8 +115,7 @@ export function postGroup(ctx: Context, items: GroupItem[]): GroupOutcome[] {
   const outcomes: GroupOutcome[] = [];
   const sp = savepoints(ctx);
   durably(ctx, () =>
-    ctx.db.transaction((tx) => {
-      const db = tx as unknown as Db;
+    write(ctx, (db) => {
       for (const item of items) {
         newSyncGroup(ctx);
         sp.begin.run();
@@ -162,13 +160,7 @@ function savepoints(ctx: Context) {
  * one transaction per event: a refused event (a guarded race lost) is undone alone.
  */
 function newSyncGroup(ctx: Context): void {
-  let engine: ReturnType<typeof engineOf>;
-  try {
-    engine = engineOf(ctx);
-  } catch {
-    return; // the sync module is not running: nothing is captured
-  }
-  engine.capture.beginGroup();
+  ctx.unitOfWork.split();
 }
 
 /** An error as the status and `{ error, details? }` body the API answers it with. */

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import type { EventRow } from './present.js';
 import type { ledgerEntries, ledgerLines } from './tables.js';
 
@@ -92,7 +92,7 @@ export type LedgerStatements = ReturnType<typeof build>;
 // Keyed by the connection, which the database object and all its transactions share.
 const cache = new WeakMap<Database, LedgerStatements>();
 
-export function ledgerStatements(db: Db): LedgerStatements {
+export function ledgerStatements(db: Queryable): LedgerStatements {
   const sqlite = (db as unknown as { session: { client: Database } }).session.client;
   let st = cache.get(sqlite);
   if (!st) cache.set(sqlite, (st = build(sqlite)));

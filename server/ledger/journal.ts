@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { invariant } from './assert.js';
 import { entryIdOf, lineIdOf } from './ids.js';
 import { MAX_AMOUNT } from './money.js';
@@ -31,7 +31,7 @@ export function assertBalanced(lines: ResolvedLine[]): void {
 /** Appends one balanced journal entry with its lines. Entries are never updated or deleted. */
 export function writeEntry(
   ctx: Context,
-  db: Db,
+  db: Queryable,
   e: { entityId: string; eventId: string; kind: 'posting' | 'reversal'; reversesEntryId?: string; description: string; effectiveAt: string; lines: ResolvedLine[] },
 ): string {
   assertBalanced(e.lines);
@@ -44,7 +44,7 @@ export function writeEntry(
   return id;
 }
 
-export function readLines(db: Db, entityId: string, entryId: string): ResolvedLine[] {
+export function readLines(db: Queryable, entityId: string, entryId: string): ResolvedLine[] {
   return db
     .select()
     .from(ledgerLines)
@@ -58,7 +58,7 @@ export function readLines(db: Db, entityId: string, entryId: string): ResolvedLi
  * Appends the entry that undoes the event's posting entry (every line with its side swapped),
  * dated now. The unique index on `reverses_entry_id` makes a second reversal impossible.
  */
-export function reversePosting(ctx: Context, db: Db, entityId: string, eventId: string, reason: string): string {
+export function reversePosting(ctx: Context, db: Queryable, entityId: string, eventId: string, reason: string): string {
   const original = db
     .select()
     .from(ledgerEntries)

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError } from '../http/errors.js';
 import { evaluateEvent, needsApproval } from './evaluate.js';
 import { writeEntry } from './journal.js';
@@ -60,7 +60,7 @@ export function prepareValidEvent(input: PreparedEvent['input']): PreparedEvent 
  * Posts a prepared event inside the caller's transaction (the entity's ledger already seeded):
  * an idempotent replay, a 409 for a reused key with other input, or a new processed event.
  */
-export function postPrepared(ctx: Context, db: Db, entityId: string, { input, def, inputHash }: PreparedEvent, defaults: PostDefaults): PostEventResult {
+export function postPrepared(ctx: Context, db: Queryable, entityId: string, { input, def, inputHash }: PreparedEvent, defaults: PostDefaults): PostEventResult {
   if (input.idempotencyKey) {
     const earlier = ledgerStatements(db).eventByKey(entityId, input.idempotencyKey);
     if (earlier) {
@@ -98,7 +98,7 @@ export function postPrepared(ctx: Context, db: Db, entityId: string, { input, de
  * Inserts the event with the status the posting engine gives it, writes its entry when it
  * posts, and records the matching domain event. Shared by posting and reclassification.
  */
-export function processNewEvent(ctx: Context, db: Db, row: EventRow, opts: { skipApproval: boolean; effectiveAt?: string }): EventRow {
+export function processNewEvent(ctx: Context, db: Queryable, row: EventRow, opts: { skipApproval: boolean; effectiveAt?: string }): EventRow {
   const evaluation = evaluateEvent(db, row.entityId, row.type, row.payload, row.schemaVersion);
   let status: PostingStatus;
   if (evaluation.outcome === 'failed') {

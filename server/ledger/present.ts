@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { formatMinor } from './money.js';
 import { ledgerAccounts, ledgerEntries, ledgerEvents, ledgerLines } from './tables.js';
 
@@ -48,7 +48,7 @@ export function presentAccount(a: AccountRow) {
 }
 
 /** Journal entries with their lines (amounts as decimal strings) and account names. */
-export function presentEntries(db: Db, entityId: string, entries: (EntryRow & { eventType: string })[]) {
+export function presentEntries(db: Queryable, entityId: string, entries: (EntryRow & { eventType: string })[]) {
   if (entries.length === 0) return [];
   const lines = db
     .select({ line: ledgerLines, code: ledgerAccounts.code, name: ledgerAccounts.name })

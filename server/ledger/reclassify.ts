@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, HttpError } from '../http/errors.js';
 import { NEVER_NEGATIVE } from './chart.js';
 import { entryIdOf } from './ids.js';
@@ -47,7 +47,7 @@ class ImpossibleBalanceError extends ConflictError {
  * the correction leaves below zero (a receivable because the invoice had been paid): each a
  * balance no business has. Only a balance the correction lowered counts.
  */
-function impossibleBalancesAfter(db: Db, entityId: string, entryIds: string[]): ImpossibleBalance[] {
+function impossibleBalancesAfter(db: Queryable, entityId: string, entryIds: string[]): ImpossibleBalance[] {
   const moved = db.select().from(ledgerLines).where(and(eq(ledgerLines.entityId, entityId), inArray(ledgerLines.entryId, entryIds))).all();
   const out: ImpossibleBalance[] = [];
   for (const key of new Set(moved.map((l) => `${l.accountId}|${l.currency}`))) {

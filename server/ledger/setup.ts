@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { ACC, DEFAULT_CHART } from './chart.js';
 import { accountIdOf } from './ids.js';
 import { ledgerAccounts, ledgerSettings } from './tables.js';
@@ -11,7 +12,7 @@ import { eq } from 'drizzle-orm';
 const RULE_ACCOUNTS = new Set<string>(Object.values(ACC));
 
 /** Seeds the entity's ledger (settings and the default chart) the first time it is used. */
-export function ensureLedger(ctx: Context, db: Db, entityId: string): void {
+export function ensureLedger(ctx: Context, db: Queryable, entityId: string): void {
   const seeded = ledgerStatements(db).settings(entityId);
   if (seeded) return addNewDefaultAccounts(ctx, db, entityId);
   const now = nowIso(ctx);
@@ -29,7 +30,7 @@ const chartComplete = new WeakMap<Context, Set<string>>();
  * accounts private payments book to): they are added, with the same deterministic ids on every
  * device, the first time the ledger is used after an update.
  */
-function addNewDefaultAccounts(ctx: Context, db: Db, entityId: string): void {
+function addNewDefaultAccounts(ctx: Context, db: Queryable, entityId: string): void {
   const done = chartComplete.get(ctx) ?? new Set<string>();
   chartComplete.set(ctx, done);
   if (done.has(entityId)) return;
@@ -53,10 +54,9 @@ function addNewDefaultAccounts(ctx: Context, db: Db, entityId: string): void {
  * (measured in test/bench/ledger.bench.ts). Inside a caller's transaction (another module
  * posting as part of its own change) it joins that transaction and the caller's setting applies.
  */
-export function inLedgerTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T): T {
+export function inLedgerTx<T>(ctx: Context, entityId: string, fn: (db: Queryable) => T): T {
   return durably(ctx, () =>
-    ctx.db.transaction((tx) => {
-      const db = tx as unknown as Db;
+    write(ctx, (db) => {
       ensureLedger(ctx, db, entityId);
       return fn(db);
     }),
@@ -75,7 +75,7 @@ export function durably<T>(ctx: Context, fn: () => T): T {
   }
 }
 
-export function readSettings(db: Db, entityId: string): { approvalThresholds: Record<string, string>; requireSeparateApprover: boolean } {
+export function readSettings(db: Queryable, entityId: string): { approvalThresholds: Record<string, string>; requireSeparateApprover: boolean } {
   const row = ledgerStatements(db).settings(entityId);
   return { approvalThresholds: row?.approvalThresholds ?? {}, requireSeparateApprover: row?.requireSeparateApprover ?? false };
 }

@@ -4,7 +4,8 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError } from '../http/errors.js';
 import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
@@ -34,7 +35,7 @@ function netByAccount(parts: Part[], accounts: Map<string, Account>): Map<string
   return out;
 }
 
-function accountsOf(db: Db, entityId: string): Map<string, Account> {
+function accountsOf(db: Queryable, entityId: string): Map<string, Account> {
   return new Map(db.select().from(ledgerAccounts).where(eq(ledgerAccounts.entityId, entityId)).all().map((a) => [a.id, a]));
 }
 
@@ -49,9 +50,8 @@ function section(accounts: Map<string, Account>, perAccount: Map<string, bigint>
   return { lines, total };
 }
 
-function readTx<T>(ctx: Context, entityId: string, fn: (db: Db) => T): T {
-  return ctx.db.transaction((tx) => {
-    const db = tx as unknown as Db;
+function readTx<T>(ctx: Context, entityId: string, fn: (db: Queryable) => T): T {
+  return write(ctx, (db) => {
     ensureLedger(ctx, db, entityId);
     return fn(db);
   });
@@ -131,7 +131,7 @@ export function getBalanceSheet(ctx: Context, entityId: string, q: { asOf?: stri
 /** Profit and loss (as getProfitAndLoss), its totals read off the API's thread. */
 export async function readProfitAndLoss(ctx: Context, entityId: string, q: { from?: string; to?: string }) {
   const { from, to } = periodOf(ctx, q);
-  ctx.db.transaction((tx) => ensureLedger(ctx, tx as unknown as Db, entityId));
+  write(ctx, (tx) => ensureLedger(ctx, tx, entityId));
   const parts = await readPartsInWorker(ctx, entityId, to, from);
   return profitAndLossOf(from, to, parts, accountsOf(ctx.db, entityId));
 }
@@ -139,7 +139,7 @@ export async function readProfitAndLoss(ctx: Context, entityId: string, q: { fro
 /** The balance sheet (as getBalanceSheet), its totals read off the API's thread. */
 export async function readBalanceSheet(ctx: Context, entityId: string, q: { asOf?: string }) {
   const asOf = q.asOf ? new Date(q.asOf).toISOString() : nowIso(ctx);
-  ctx.db.transaction((tx) => ensureLedger(ctx, tx as unknown as Db, entityId));
+  write(ctx, (tx) => ensureLedger(ctx, tx, entityId));
   const parts = await readPartsInWorker(ctx, entityId, asOf);
   return balanceSheetOf(asOf, parts, accountsOf(ctx.db, entityId));
 }

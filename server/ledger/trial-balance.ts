@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { invariant } from './assert.js';
 import { formatMinor } from './money.js';
 import { ensureLedger } from './setup.js';
@@ -35,7 +36,7 @@ function trialBalanceOf(at: string, parts: Part[], accounts: Map<string, typeof 
   return { asOf: at, rows, totals };
 }
 
-const accountsOf = (db: Db, entityId: string) => new Map(db.select().from(ledgerAccounts).where(eq(ledgerAccounts.entityId, entityId)).all().map((a) => [a.id, a]));
+const accountsOf = (db: Queryable, entityId: string) => new Map(db.select().from(ledgerAccounts).where(eq(ledgerAccounts.entityId, entityId)).all().map((a) => [a.id, a]));
 
 /**
  * Debit and credit totals per account and currency from every entry dated up to `asOf`, read
@@ -44,8 +45,7 @@ const accountsOf = (db: Db, entityId: string) => new Map(db.select().from(ledger
  */
 export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   const at = asOf ? new Date(asOf).toISOString() : nowIso(ctx);
-  return ctx.db.transaction((tx) => {
-    const db = tx as unknown as Db;
+  return write(ctx, (db) => {
     ensureLedger(ctx, db, entityId);
     return trialBalanceOf(at, readParts(db, entityId, at), accountsOf(db, entityId));
   });
@@ -58,7 +58,7 @@ export function getTrialBalance(ctx: Context, entityId: string, asOf?: string) {
  */
 export async function readTrialBalance(ctx: Context, entityId: string, asOf?: string) {
   const at = asOf ? new Date(asOf).toISOString() : nowIso(ctx);
-  ctx.db.transaction((tx) => ensureLedger(ctx, tx as unknown as Db, entityId));
+  write(ctx, (tx) => ensureLedger(ctx, tx, entityId));
   const parts = await readPartsInWorker(ctx, entityId, at);
   return trialBalanceOf(at, parts, accountsOf(ctx.db, entityId));
 }

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { hostedMailRelay, reasonGone, routeOf } from './routing.js';
 import { getSmtpSettings, smtpTransport } from './smtp-settings.js';
 import { mailOutbox, type MailHeaders } from './tables.js';
@@ -35,7 +36,7 @@ export interface MailInput {
 }
 
 /** Queues a message in the caller's transaction; the mail loop sends it after commit. */
-export function queueMail(tx: Db, ctx: Context, input: MailInput): string {
+export function queueMail(ctx: Context, tx: Tx, input: MailInput): string {
   const id = ctx.ids.next();
   const now = nowIso(ctx);
   tx.insert(mailOutbox)
@@ -73,7 +74,7 @@ function envelopeOf(defaultFrom: string | { name: string; address: string }, h: 
  * Queues a message that gave up (or whose recipient bounced it) once more, from attempt one;
  * returns false when there is no such message of the entity.
  */
-export function requeueMail(tx: Db, ctx: Context, entityId: string, mailId: string, to: string): boolean {
+export function requeueMail(ctx: Context, tx: Tx, entityId: string, mailId: string, to: string): boolean {
   const res = tx
     .update(mailOutbox)
     .set({ to, status: 'queued', attempts: 0, lastError: null, sentAt: null, via: null, dropReason: null, nextAttemptAt: nowIso(ctx) })
@@ -86,7 +87,7 @@ export function requeueMail(tx: Db, ctx: Context, entityId: string, mailId: stri
  * Drops, in the caller's transaction, the still-queued mails of the entity whose `ref` has the
  * given kind and fields (a request's invitations when it is cancelled); how many.
  */
-export function dropQueuedMail(tx: Db, entityId: string, ref: { kind: string } & Record<string, string>, reason: string): number {
+export function dropQueuedMail(tx: Tx, entityId: string, ref: { kind: string } & Record<string, string>, reason: string): number {
   const queued = tx.select({ id: mailOutbox.id, ref: mailOutbox.ref }).from(mailOutbox).where(and(eq(mailOutbox.entityId, entityId), eq(mailOutbox.status, 'queued'))).all();
   const matching = queued.filter((m) => Object.entries(ref).every(([k, v]) => m.ref[k] === v)).map((m) => m.id);
   if (matching.length > 0) tx.update(mailOutbox).set({ status: 'dropped', dropReason: reason }).where(inArray(mailOutbox.id, matching)).run();
@@ -171,7 +172,7 @@ async function deliver(ctx: Context, m: MailRow, smtp: Awaited<ReturnType<typeof
 }
 
 function markSent(ctx: Context, m: MailRow, { via, messageId }: Sent): void {
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.update(mailOutbox).set({ status: 'sent', via, attempts: m.attempts + 1, sentAt: nowIso(ctx), messageId, lastError: null }).where(eq(mailOutbox.id, m.id)).run();
     ctx.events.record(tx, { entityId: m.entityId, type: 'mail.sent', data: { mailId: m.id, to: m.to, subject: m.subject, ref: m.ref, via } });
   });
@@ -186,7 +187,7 @@ function dropMail(ctx: Context, m: MailRow, reason: string): void {
 const PERMANENT = new Set([400, 413]);
 
 function markFailedAttempt(ctx: Context, m: MailRow, f: MailFailure): void {
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.update(mailOutbox)
       .set({ attempts: f.attempts, lastError: f.lastError, status: f.giveUp ? 'failed' : 'queued', nextAttemptAt: f.nextAttemptAt })
       .where(eq(mailOutbox.id, m.id))

@@ -2,7 +2,7 @@
 // documents (they sit to its right, and documents queues mail): sync registers the hosted relay,
 // documents registers the checks that tell a mail's reason is gone.
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import type { MailHeaders } from './tables.js';
 
 /** A queued mail as the hosted instance takes it. */
@@ -37,7 +37,7 @@ export interface HostedMailRelay {
 }
 
 /** Why a mail is no longer to be sent (its request completed or was cancelled), or null while it is. */
-export type MailReasonCheck = (db: Db, entityId: string, ref: Record<string, string>) => string | null;
+export type MailReasonCheck = (db: Queryable, entityId: string, ref: Record<string, string>) => string | null;
 
 const relays = new WeakMap<Context, HostedMailRelay>();
 const checks = new WeakMap<Context, MailReasonCheck[]>();
@@ -54,7 +54,7 @@ export function registerMailReasonCheck(ctx: Context, check: MailReasonCheck): v
   checks.set(ctx, [...(checks.get(ctx) ?? []), check]);
 }
 
-export function reasonGone(ctx: Context, db: Db, entityId: string, ref: Record<string, string>): string | null {
+export function reasonGone(ctx: Context, db: Queryable, entityId: string, ref: Record<string, string>): string | null {
   for (const check of checks.get(ctx) ?? []) {
     const reason = check(db, entityId, ref);
     if (reason) return reason;

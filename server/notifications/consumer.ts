@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import type { DomainEvent } from '../events/bus.js';
 import { notify } from './notifications.js';
 import { isMember, listAdminIds } from './recipients.js';
@@ -13,14 +13,14 @@ const ticketLink = (id: string) => `/helpdesk/tickets/${id}`;
 const excerpt = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A member is told when a ticket is assigned to them (unless they assigned it themselves). */
-function onTicketAssigned(ctx: Context, tx: Db, e: DomainEvent) {
+function onTicketAssigned(ctx: Context, tx: Tx, e: DomainEvent) {
   const d = e.data as unknown as TicketData & { to: string | null };
   if (!d.to || (d.actor?.type === 'user' && d.actor.id === d.to) || !isMember(ctx, e.entityId, d.to)) return;
   notify(ctx, tx, { entityId: e.entityId, userId: d.to, type: 'ticket.assigned', title: `Ticket ${d.ticket.ticketNumber} was assigned to you`, body: d.ticket.subject, link: ticketLink(d.ticket.id) });
 }
 
 /** The assignee is told about a customer reply on their ticket. */
-function onTicketMessage(ctx: Context, tx: Db, e: DomainEvent) {
+function onTicketMessage(ctx: Context, tx: Tx, e: DomainEvent) {
   const d = e.data as unknown as TicketData & { message: { authorType: string; authorName: string; body: string } };
   const to = d.ticket.assignedTo;
   if (d.message.authorType !== 'customer' || !to || !isMember(ctx, e.entityId, to)) return;
@@ -35,7 +35,7 @@ function onTicketMessage(ctx: Context, tx: Db, e: DomainEvent) {
 }
 
 /** Owners and admins are told when a webhook endpoint is disabled. */
-function onWebhookDisabled(ctx: Context, tx: Db, e: DomainEvent) {
+function onWebhookDisabled(ctx: Context, tx: Tx, e: DomainEvent) {
   const d = e.data as { subscription: { id: string; url: string }; reason: string };
   for (const userId of listAdminIds(ctx, e.entityId)) {
     notify(ctx, tx, { entityId: e.entityId, userId, type: 'webhook.disabled', title: `Webhook disabled: ${excerpt(d.subscription.url, 120)}`, body: d.reason, link: `/settings/webhooks/${d.subscription.id}` });
@@ -43,7 +43,7 @@ function onWebhookDisabled(ctx: Context, tx: Db, e: DomainEvent) {
 }
 
 /** Owners and admins are told when a change made on this device lost a race with another device and was undone. */
-function onChangesUndone(ctx: Context, tx: Db, e: DomainEvent) {
+function onChangesUndone(ctx: Context, tx: Tx, e: DomainEvent) {
   const d = e.data as { tables: string[]; reasons: string[] };
   for (const userId of listAdminIds(ctx, e.entityId)) {
     notify(ctx, tx, {
@@ -57,7 +57,7 @@ function onChangesUndone(ctx: Context, tx: Db, e: DomainEvent) {
   }
 }
 
-const HANDLERS: Record<string, (ctx: Context, tx: Db, e: DomainEvent) => void> = {
+const HANDLERS: Record<string, (ctx: Context, tx: Tx, e: DomainEvent) => void> = {
   'sync.changes_undone': onChangesUndone,
   'ticket.assigned': onTicketAssigned,
   'ticket.message.created': onTicketMessage,

@@ -3,7 +3,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { BadRequestError } from '../http/errors.js';
 import { notificationEmailPrefs } from './tables.js';
 
@@ -29,7 +30,7 @@ export interface EmailPreference {
 }
 
 /** Whether this person wants an e-mail for this kind (kinds outside the list — notifications made through the API — never mail). */
-export function wantsEmail(tx: Db, entityId: string, userId: string, kind: string): boolean {
+export function wantsEmail(tx: Tx, entityId: string, userId: string, kind: string): boolean {
   const known = byKind.get(kind);
   if (!known) return false;
   const row = tx
@@ -57,7 +58,7 @@ export function setEmailPreferences(ctx: Context, entityId: string, userId: stri
   const unknown = Object.keys(choices).filter((k) => !byKind.has(k));
   if (unknown.length) throw new BadRequestError(`preferences: unknown kind ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   const updatedAt = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     for (const [kind, email] of Object.entries(choices)) {
       tx.insert(notificationEmailPrefs)
         .values({ entityId, userId, kind, email, updatedAt })

@@ -3,7 +3,7 @@
 // the device's mail queue, which the hosted instance relays when the entity is linked).
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { queueMail } from '../mail/mail.js';
 import { memberships, users } from '../auth/tables.js';
 import { wantsEmail } from './email-prefs.js';
@@ -29,18 +29,18 @@ function defaultContent(n: Raised, name: string): NotificationMail {
 }
 
 /** Recipients with an account (an e-mail and a name in the local users table). */
-function recipientsOf(tx: Db, n: Raised): { userId: string; email: string; name: string }[] {
+function recipientsOf(tx: Tx, n: Raised): { userId: string; email: string; name: string }[] {
   const q = tx.select({ userId: users.id, email: users.email, name: users.name }).from(memberships).innerJoin(users, eq(users.id, memberships.userId));
   return n.userId ? q.where(and(eq(memberships.entityId, n.entityId), eq(memberships.userId, n.userId))).all() : q.where(eq(memberships.entityId, n.entityId)).all();
 }
 
-export function queueNotificationMail(ctx: Context, tx: Db, n: Raised, content?: (recipient: { name: string; email: string }) => NotificationMail | null): number {
+export function queueNotificationMail(ctx: Context, tx: Tx, n: Raised, content?: (recipient: { name: string; email: string }) => NotificationMail | null): number {
   let queued = 0;
   for (const r of recipientsOf(tx, n)) {
     if (!wantsEmail(tx, n.entityId, r.userId, n.type)) continue;
     const mail = content ? content(r) : defaultContent(n, r.name);
     if (!mail) continue;
-    queueMail(tx, ctx, { entityId: n.entityId, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, ref: { kind: 'notification', notificationId: n.id, userId: r.userId, ...mail.ref }, ...(mail.purposeKey ? { purposeKey: mail.purposeKey } : {}) });
+    queueMail(ctx, tx, { entityId: n.entityId, to: r.email, subject: mail.subject, text: mail.text, html: mail.html, ref: { kind: 'notification', notificationId: n.id, userId: r.userId, ...mail.ref }, ...(mail.purposeKey ? { purposeKey: mail.purposeKey } : {}) });
     queued += 1;
   }
   return queued;

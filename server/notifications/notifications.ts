@@ -1,7 +1,8 @@
 import { and, count, desc, eq, isNull, or, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { roleOf } from '../auth/entities.js';
 import { notificationReads, notifications } from './tables.js';
@@ -45,7 +46,7 @@ export interface NotifyInput {
 }
 
 /** Writes a notification, its `notification.created` event and the e-mails its recipients want; call inside the caller's transaction. */
-export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
+export function notify(ctx: Context, tx: Tx, input: NotifyInput): Notification {
   const id = input.key ? nameBasedId('notification', input.entityId, input.userId ?? '', input.type, input.key) : ctx.ids.next();
   const existing = input.key ? tx.select().from(notifications).where(eq(notifications.id, id)).get() : undefined;
   if (existing) return { ...existing, readAt: null };
@@ -69,7 +70,7 @@ export function notify(ctx: Context, tx: Db, input: NotifyInput): Notification {
 export function createNotification(ctx: Context, entityId: string, input: CreateNotificationInput): Notification {
   const userId = input.userId ?? null;
   if (userId && !roleOf(ctx, entityId, userId)) throw new BadRequestError('userId: must be a member of this entity');
-  return ctx.db.transaction((tx) => notify(ctx, tx as unknown as Db, { entityId, userId, type: input.type, title: input.title, body: input.body, link: input.link }));
+  return write(ctx, (tx) => notify(ctx, tx, { entityId, userId, type: input.type, title: input.title, body: input.body, link: input.link }));
 }
 
 function visibleTo(entityId: string, reader: Reader): SQL | undefined {

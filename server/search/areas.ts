@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
-import type { Auth } from '../auth/authenticate.js';
-import { roleOf } from '../auth/entities.js';
-import { roleAllows, type Permission, type Scope } from '../auth/permissions.js';
+import type { Auth } from '../auth/index.js';
+import { roleOf } from '../auth/index.js';
+import { roleAllows, type Permission, type Scope } from '../auth/index.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { SEARCH_AREAS, type SearchArea } from './schemas.js';
 

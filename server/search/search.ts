@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Auth } from '../auth/authenticate.js';
+import type { Auth } from '../auth/index.js';
 import { ftsQueryOf, type SearchHit } from '../db/fts.js';
 import { searchDocuments } from '../documents/index.js';
 import { accessorOf } from '../folders/index.js';

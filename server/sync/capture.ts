@@ -24,7 +24,7 @@ export interface Capture {
   withoutCapture<T>(apply: () => T): T;
   /** Runs `undo` with capture off, allowed to delete journal rows a refused group wrote here. */
   undoingRefused<T>(undo: () => T): T;
-  /** Marks the start and end of an outermost transaction: its changes form one group. */
+  /** Marks the start and end of an outermost write: its changes form one group. */
   beginGroup(): void;
   endGroup(): void;
   /** A stamp for a change made here now. */
@@ -127,7 +127,7 @@ export function installCapture(sqlite: Database.Database, tables: SyncedTable[],
   let applying = 0;
   let undoing = 0;
   // The group of the transaction in progress. Transactions are synchronous here, so a group also
-  // ends when control returns to the event loop (a write outside the wrapped `transaction()`).
+  // ends when control returns to the event loop (a write outside `write()`, server/db/write.ts).
   let group: string | null = null;
   const currentGroup = () => {
     if (!sqlite.inTransaction) return uuidv4(); // an autocommit statement is its own group

@@ -8,27 +8,40 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { modules, tablePolicies } from '../modules.js';
+import { write } from '../db/write.js';
+import type { Module } from '../modules.js';
 import { createApplier } from './apply.js';
 import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
-import { blobsOf, schemaTables, syncedTables, type SyncedTable } from './policy.js';
+import { blobsOf, schemaTables, syncedTables, type SyncedTable, type TablePolicies } from './policy.js';
 import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, REMOVED_MEMBER_MESSAGE, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
-import { undoRefusedGroups, groupTransactions } from './groups.js';
+import { undoRefusedGroups, groupWrites } from './groups.js';
 import { syncFromSnapshot } from './snapshot.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { createReadOnlyGuard } from './read-only.js';
-import { tickLive, LIVE_TICK_MS } from './live.js';
 import { waitingChanges } from './waiting.js';
 import { hostedNow, noteServerTime, type ClockState } from './clock.js';
 import { backoffMs } from '../backoff.js';
 
 export type LinkRow = typeof syncLinks.$inferSelect;
 
+/** What sync hears of the other modules' changes (their `Module` hooks). */
+export type SyncHooks = Pick<Module, 'name' | 'onHostedChanges' | 'onApplied' | 'onPulledChanges' | 'onLinking' | 'beforePush'>;
+
+/**
+ * What the app hands the sync engine: every table's policy and the modules' hooks. Sync does not
+ * import the composition root (`modules.ts`), which imports sync.
+ */
+export interface SyncApp {
+  policies(): TablePolicies;
+  hooks(): readonly SyncHooks[];
+}
+
 export interface SyncEngine {
+  app: SyncApp;
   capture: Capture;
   tables: SyncedTable[];
   applier: ReturnType<typeof createApplier>;
@@ -86,8 +99,8 @@ function parentsFirst(tables: SyncedTable[]): SyncedTable[] {
   return out;
 }
 
-export function startSyncEngine(ctx: Context): SyncEngine {
-  const tables = parentsFirst(syncedTables(tablePolicies()));
+export function startSyncEngine(ctx: Context, app: SyncApp): SyncEngine {
+  const tables = parentsFirst(syncedTables(app.policies()));
   let node = ctx.db.select().from(syncNode).where(eq(syncNode.id, 1)).get()?.node;
   if (!node) {
     node = crypto.randomBytes(10).toString('hex');
@@ -96,6 +109,7 @@ export function startSyncEngine(ctx: Context): SyncEngine {
   }
   const links = ctx.db.select({ entityId: syncLinks.entityId, status: syncLinks.lastErrorStatus, offset: syncLinks.serverTimeOffsetMs }).from(syncLinks).all();
   const engine = {
+    app,
     tables,
     backoff: new Map(),
     running: new Map(),
@@ -109,12 +123,11 @@ export function startSyncEngine(ctx: Context): SyncEngine {
   } as Omit<SyncEngine, 'capture' | 'applier' | 'guard'> as SyncEngine;
   engine.capture = installCapture(ctx.sqlite, tables, node, () => hostedNow(ctx, engine));
   engine.applier = createApplier(ctx.sqlite, tables);
-  groupTransactions(ctx, engine.capture);
+  groupWrites(ctx, engine.capture);
   engine.guard = createReadOnlyGuard(ctx.sqlite, tables);
   engine.guard.set(engine.readOnly);
   engines.set(ctx, engine);
   refreshLinked(ctx);
-  ctx.loops.add('sync', LIVE_TICK_MS, () => tickLive(ctx));
   return engine;
 }
 
@@ -221,7 +234,7 @@ async function pushQueue(ctx: Context, link: LinkRow, token: string): Promise<vo
     for (const change of batch) await uploadBlobOf(ctx, link, token, change);
     const answer = await callHosted(link.hostedUrl, 'POST', '/sync/v1/push', { token, body: { changes: batch }, schema: pushResponse });
     const answeredAt = nowIso(ctx);
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       for (const r of answer.results) {
         // Accepted changes are in the hosted log now: the queue forgets them. Rejections stay, to be shown.
         if (r.status === 'rejected') tx.update(syncChanges).set({ result: 'rejected', reason: r.reason, answeredAt }).where(eq(syncChanges.changeId, r.id)).run();
@@ -295,7 +308,7 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
     }
     for (const change of page.changes) if (change.deviceId !== link.deviceId) for (const sha of blobsOf(engine.tables, change)) await fetchMissingBlob(ctx, link, token, sha);
     for (const change of page.changes) engine.capture.observe(change.hlc);
-    const outcome = ctx.db.transaction((tx) => {
+    const outcome = write(ctx, (tx) => {
       const applied = engine.capture.withoutCapture(() => {
         ctx.sqlite.pragma('defer_foreign_keys = ON');
         return engine.applier.apply(link.entityId, page.changes);
@@ -304,9 +317,9 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
       const people = page.changes.filter((c) => c.table === PEOPLE_TABLE).map((c) => personIdOf(c.rowId));
       if (people.length > 0) applyPeople(ctx, tx, link.entityId, people.filter((id): id is string => id !== null));
       const fromHosted = page.changes.filter((c) => c.deviceId === HOSTED_DEVICE_ID);
-      if (fromHosted.length > 0) for (const m of modules) m.onHostedChanges?.(ctx, tx, link.entityId, fromHosted);
+      if (fromHosted.length > 0) for (const m of engine.app.hooks()) m.onHostedChanges?.(ctx, tx, link.entityId, fromHosted);
       const fromOthers = page.changes.filter((c) => c.deviceId !== link.deviceId);
-      if (fromOthers.length > 0) for (const m of modules) m.onPulledChanges?.(ctx, tx, link.entityId, fromOthers);
+      if (fromOthers.length > 0) for (const m of engine.app.hooks()) m.onPulledChanges?.(ctx, tx, link.entityId, fromOthers);
       tx.update(syncLinks).set({ cursor: page.cursor }).where(eq(syncLinks.entityId, link.entityId)).run();
       return applied;
     });
@@ -322,7 +335,7 @@ async function pullLog(ctx: Context, link: LinkRow, token: string): Promise<void
 function announceApplied(ctx: Context, link: LinkRow, changes: LoggedChange[]): void {
   const others = changes.filter((c) => c.deviceId !== link.deviceId);
   if (others.length === 0) return;
-  for (const m of modules) {
+  for (const m of engineOf(ctx).app.hooks()) {
     try {
       m.onApplied?.(ctx, link.entityId, others);
     } catch (err) {
@@ -355,7 +368,7 @@ export function runCycle(ctx: Context, entityId: string): Promise<void> {
     try {
       const token = deviceToken(ctx, link);
       await refreshPublicUrl(ctx, engine, link);
-      for (const m of modules) await m.beforePush?.(ctx, entityId, { url: link.hostedUrl, token });
+      for (const m of engine.app.hooks()) await m.beforePush?.(ctx, entityId, { url: link.hostedUrl, token });
       await pushQueue(ctx, link, token);
       await pullLog(ctx, linkOf(ctx, entityId)!, token);
       ctx.db.update(syncLinks).set({ lastSyncAt: nowIso(ctx), lastError: null, lastErrorStatus: null }).where(eq(syncLinks.entityId, entityId)).run();

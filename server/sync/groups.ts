@@ -5,6 +5,7 @@
 import { and, asc, eq, getTableName, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import type { Capture } from './capture.js';
 import { DELETED } from './capture.js';
 import type { SyncedTable } from './policy.js';
@@ -13,21 +14,12 @@ import { entityEvents } from '../events/tables.js';
 import { quoteIdent as q } from '../db/quote.js';
 
 /**
- * Each outermost `ctx.db.transaction()` starts a new group. (Transactions here are synchronous;
- * capture also ends a group when control returns to the event loop, for writes made without it.)
+ * Each outermost write (`write(ctx, …)`, server/db/write.ts) starts a new group. (Transactions
+ * here are synchronous; capture also ends a group when control returns to the event loop, for
+ * writes made without it.)
  */
-export function groupTransactions(ctx: Context, capture: Capture): void {
-  const db = ctx.db as unknown as { transaction: (...args: unknown[]) => unknown };
-  const original = db.transaction.bind(db);
-  db.transaction = (...args: unknown[]) => {
-    if (ctx.sqlite.inTransaction) return original(...args);
-    capture.beginGroup();
-    try {
-      return original(...args);
-    } finally {
-      capture.endGroup();
-    }
-  };
+export function groupWrites(ctx: Context, capture: Capture): void {
+  ctx.unitOfWork.setHooks({ begin: () => capture.beginGroup(), end: () => capture.endGroup() });
 }
 
 /**
@@ -38,7 +30,7 @@ export function groupTransactions(ctx: Context, capture: Capture): void {
 export function undoRefusedGroups(ctx: Context, capture: Capture, tables: SyncedTable[], entityId: string, groupIds: string[]): number {
   if (groupIds.length === 0) return 0;
   const byName = new Map(tables.map((t) => [t.name, t]));
-  return ctx.db.transaction((tx) => {
+  return write(ctx, (tx) => {
     const undone = tx
       .select()
       .from(syncChanges)
@@ -67,7 +59,7 @@ export function undoRefusedGroups(ctx: Context, capture: Capture, tables: Synced
     // The events that travelled with the change are sync's bookkeeping, not something a person changed.
     const tables = [...new Set(undone.map((c) => c.tableName))].filter((t) => t !== getTableName(entityEvents));
     // About this device only: it does not travel (and is not recorded while healing from the log).
-    ctx.events.record(tx as never, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } }, { local: true });
+    ctx.events.record(tx, { entityId, type: 'sync.changes_undone', data: { groups: groupIds.length, changes: undone.length, tables, reasons } }, { local: true });
     // Replayed from the start: the rows this device gave up take the hosted state again.
     tx.update(syncLinks).set({ cursor: 0, needsSnapshot: true }).where(eq(syncLinks.entityId, entityId)).run();
     return undone.length;

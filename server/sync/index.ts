@@ -1,18 +1,23 @@
 import type { Module } from '../modules.js';
 import { registerHostedMailRelay } from '../mail/index.js';
-import { startSyncEngine } from './engine.js';
+import { startSyncEngine, type SyncApp } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
-import { stopLive } from './live.js';
+import { LIVE_TICK_MS, stopLive, tickLive } from './live.js';
 import { fact, local } from './policy.js';
 import { syncRoutes } from './routes.js';
 import { syncEvents } from './events.js';
 
-export const syncModule: Module = {
+export type { SyncApp, SyncHooks } from './engine.js';
+
+/** The sync module, handed the other modules' policies and hooks by the app. */
+export const createSyncModule = (app: SyncApp): Module => ({
   name: 'sync',
   routes: syncRoutes,
   events: syncEvents,
   start: (ctx) => {
-    startSyncEngine(ctx);
+    startSyncEngine(ctx, app);
+    // Here rather than in the engine, which live.ts uses: no import cycle.
+    ctx.loops.add('sync', LIVE_TICK_MS, () => tickLive(ctx));
     registerHostedMailRelay(ctx, hostedMailRelay);
   },
   stop: (ctx) => stopLive(ctx),
@@ -25,4 +30,4 @@ export const syncModule: Module = {
     outbox_cursors: local('consumers of this device'),
     entity_events: fact,
   },
-};
+});

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { entities, memberships, users } from '../auth/tables.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError, RateLimitedError } from '../http/errors.js';
@@ -11,8 +12,6 @@ import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, ty
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
 import { waitingChanges } from './waiting.js';
-import { modules } from '../modules.js';
-import type { Db } from '../db/open.js';
 import { z } from 'zod';
 
 /** The hosted instance's refusal, as this API's error: credentials and codes are bad input here (the local session is fine). */
@@ -62,13 +61,13 @@ export async function linkEntityToHosted(ctx: Context, userId: string, input: { 
   } catch (err) {
     fromHosted(err, 'Linking failed');
   }
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     // Linked in the meantime by a concurrent request: keep the first link.
     if (tx.select().from(syncLinks).where(eq(syncLinks.entityId, entity.id)).get()) throw new ConflictError('This entity is already linked');
     tx.insert(syncLinks)
       .values({ entityId: entity.id, hostedUrl, publicUrl: info.publicUrl ?? null, accountId: enrolled.accountId, deviceId: enrolled.deviceId, deviceTokenSealed: ctx.secrets.seal(enrolled.deviceToken), role: enrolled.role, linkedAt: nowIso(ctx) })
       .run();
-    for (const m of modules) m.onLinking?.(ctx, tx as unknown as Db, entity.id, enrolled.deviceId);
+    for (const m of engineOf(ctx).app.hooks()) m.onLinking?.(ctx, tx, entity.id, enrolled.deviceId);
     enqueueSnapshot(ctx, entity.id);
     // Its public address was just asked for.
     engineOf(ctx).infoChecked.add(entity.id);
@@ -113,7 +112,7 @@ export async function joinFromHosted(ctx: Context, input: { hostedUrl: string; c
   const now = nowIso(ctx);
   let userId: string;
   try {
-    userId = ctx.db.transaction((tx) => {
+    userId = write(ctx, (tx) => {
       if (tx.select().from(entities).where(eq(entities.id, enrolled.entity.id)).get()) throw new ConflictError('This entity is already on this device');
       const existing = tx.select().from(users).where(eq(users.email, email)).get();
       const idTaken = tx.select().from(users).where(eq(users.id, enrolled.accountId)).get();
@@ -149,7 +148,7 @@ export async function unlinkEntity(ctx: Context, entityId: string, force: boolea
   const waiting = waitingChanges(ctx, entityId);
   if (waiting > 0 && !force) throw new ConflictError(`${waiting} changes have not reached the hosted instance yet; sync first, or unlink with force=true to drop them`, { waiting });
   await callHosted(link.hostedUrl, 'DELETE', `/sync/v1/devices/${link.deviceId}`, { token: deviceToken(ctx, link) }).catch(() => undefined);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.delete(syncChanges).where(eq(syncChanges.entityId, entityId)).run();
     tx.delete(syncLinks).where(eq(syncLinks.entityId, entityId)).run();
     refreshLinked(ctx);
@@ -167,7 +166,7 @@ export function settleRejectedChange(ctx: Context, entityId: string, changeId: s
   if (!found) throw new NotFoundError('Rejected change not found');
   linked(ctx, entityId);
   if (action === 'discard') {
-    ctx.db.transaction((tx) => {
+    write(ctx, (tx) => {
       const change = tx.select().from(syncChanges).where(where).get()!;
       const columns = Object.keys(JSON.parse(change.columns) as Record<string, unknown>);
       tx.delete(syncStamps).where(and(eq(syncStamps.tableName, change.tableName), eq(syncStamps.rowId, change.rowId), inArray(syncStamps.column, columns))).run();

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { memberships, users } from '../auth/tables.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { BadRequestError } from '../http/errors.js';
@@ -145,7 +146,7 @@ export async function passwordChangedElsewhere(ctx: Context, userId: string, pas
  */
 export function leaveRemovedEntity(ctx: Context, entityId: string): void {
   if (!linkOf(ctx, entityId)) return;
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.delete(memberships).where(eq(memberships.entityId, entityId)).run();
     tx.delete(syncChanges).where(eq(syncChanges.entityId, entityId)).run();
     tx.delete(syncLinks).where(eq(syncLinks.entityId, entityId)).run();

@@ -12,6 +12,7 @@ import { applyPeople } from '../auth/people.js';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { write } from '../db/write.js';
 import type { LinkRow, SyncEngine } from './engine.js';
 import { engineOf, writable } from './engine.js';
 import { HostedError, streamHostedLines } from './hosted-client.js';
@@ -242,7 +243,7 @@ function newestStamp(ctx: Context, staged: string): string | null {
 
 /** Applies the staged rows and moves the cursor to `seq`, in one transaction with capture off. */
 function applyStaged(ctx: Context, engine: SyncEngine, entityId: string, staged: string, seq: number): { inserted: number; careful: number; skipped: number; orphans: number } {
-  return ctx.db.transaction((tx) =>
+  return write(ctx, (tx) =>
     engine.capture.withoutCapture(() => {
       ctx.sqlite.pragma('defer_foreign_keys = ON');
       let inserted = 0;

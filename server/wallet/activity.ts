@@ -2,7 +2,7 @@
 import { formatUnits } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { walletActivity, type PaymentPurpose } from './tables.js';
 import type { WalletEventType } from './events.js';
 
@@ -55,7 +55,7 @@ export interface NewActivity {
   purpose?: PaymentPurpose | null;
 }
 
-export function insertActivity(ctx: Context, tx: Db, a: NewActivity): ActivityRow {
+export function insertActivity(ctx: Context, tx: Tx, a: NewActivity): ActivityRow {
   const now = nowIso(ctx);
   const nullifiers = a.nullifiers ?? [];
   const row: ActivityRow = {
@@ -91,7 +91,7 @@ const EVENT_OF: Record<ActivityKind, WalletEventType> = {
 };
 
 /** Records the domain event of a confirmed (or found) activity, in the caller's transaction. */
-export function recordTransferEvent(ctx: Context, tx: Db, row: ActivityRow): void {
+export function recordTransferEvent(ctx: Context, tx: Tx, row: ActivityRow): void {
   ctx.events.record(tx, { entityId: row.entityId, type: EVENT_OF[row.kind], data: { activity: presentActivity(row) } });
 }
 

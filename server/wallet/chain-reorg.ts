@@ -6,7 +6,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { eventIdOf } from '../ledger/ids.js';
 import { reverseEvent } from '../ledger/reverse-event.js';
 import type { PoolIndexer, Reorganisation } from '../privacy/indexer.js';
@@ -42,7 +42,7 @@ export function reverseByKey(ctx: Context, entityId: string, idempotencyKey: str
 }
 
 /** In the sync's transaction, after the indexer rolled back and re-indexed. */
-export function undoOrphaned(ctx: Context, tx: Db, chain: string, indexer: PoolIndexer, reorg: Reorganisation): void {
+export function undoOrphaned(ctx: Context, tx: Tx, chain: string, indexer: PoolIndexer, reorg: Reorganisation): void {
   const now = nowIso(ctx);
   for (const note of orphanedNotes(ctx, chain, indexer.tree)) tx.delete(walletNotes).where(eq(walletNotes.id, note.id)).run();
   const spent = tx.select({ id: walletNotes.id, nullifier: walletNotes.nullifier }).from(walletNotes).where(and(eq(walletNotes.chain, chain), isNotNull(walletNotes.spentAt))).all();

@@ -6,7 +6,8 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { getAddress, hexToBytes, type Address, type Hex } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { BadGatewayError, ConflictError } from '../http/errors.js';
 import { ChainIdMismatchError, ChainResetError, PoolIndexer, type IndexedCommitment, type Reorganisation } from '../privacy/indexer.js';
 import { openNote } from '../privacy/encryption.js';
@@ -165,8 +166,7 @@ async function applyIndex(ctx: Context, chain: ChainConfig, state: ChainState, o
   const outcomes = await failedSubmissions(chain, pending, indexer);
   const tokens = await resolveTokens(chain, [...found.map((f) => f.token), ...pending.map((p) => p.token as Address)]);
 
-  ctx.db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  write(ctx, (tx) => {
     if (options.reorg) undoOrphaned(ctx, tx, chain.name, indexer, options.reorg);
     for (const f of found) storeFoundNote(ctx, tx, chain, f, tokens);
     markSpentNotes(ctx, tx, chain, indexer.spentNullifiers);
@@ -211,8 +211,7 @@ type StoredNote = typeof walletNotes.$inferSelect;
 
 /** Deletes the chain's notes (they are found again from the new index); after a reset, pending transfers fail. */
 function dropDerivedNotes(ctx: Context, chain: ChainConfig, wasReset: boolean): StoredNote[] {
-  return ctx.db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return write(ctx, (tx) => {
     const notes = tx.select().from(walletNotes).where(eq(walletNotes.chain, chain.name)).all();
     tx.delete(walletNotes).where(eq(walletNotes.chain, chain.name)).run();
     if (wasReset) {
@@ -313,7 +312,7 @@ function isInTree(indexer: PoolIndexer, commitment: string | undefined): boolean
   return commitment !== undefined && indexer.tree.indexOf(BigInt(commitment)) >= 0;
 }
 
-function storeFoundNote(ctx: Context, tx: Db, chain: ChainConfig, f: FoundOwnedNote & { wallet: EntityWallet }, tokens: Map<string, TokenInfo>): void {
+function storeFoundNote(ctx: Context, tx: Tx, chain: ChainConfig, f: FoundOwnedNote & { wallet: EntityWallet }, tokens: Map<string, TokenInfo>): void {
   const commitment = toHex32(f.commitment);
   const inserted = tx
     .insert(walletNotes)
@@ -343,7 +342,7 @@ function storeFoundNote(ctx: Context, tx: Db, chain: ChainConfig, f: FoundOwnedN
   postLedgerTransfer(ctx, tx, row, chain, tokens.get(f.token.toLowerCase()) ?? null);
 }
 
-function markSpentNotes(ctx: Context, tx: Db, chain: ChainConfig, spent: Set<bigint>): void {
+function markSpentNotes(ctx: Context, tx: Tx, chain: ChainConfig, spent: Set<bigint>): void {
   const unspent = tx.select({ id: walletNotes.id, nullifier: walletNotes.nullifier }).from(walletNotes).where(and(eq(walletNotes.chain, chain.name), isNull(walletNotes.spentAt))).all();
   const now = nowIso(ctx);
   for (const n of unspent) {
@@ -352,7 +351,7 @@ function markSpentNotes(ctx: Context, tx: Db, chain: ChainConfig, spent: Set<big
 }
 
 /** Confirms an activity once its outputs are in the tree; fails it when reverted or superseded. */
-function settleActivity(ctx: Context, tx: Db, chain: ChainConfig, seen: ActivityRow, indexer: PoolIndexer, failure: string | null, tokens: Map<string, TokenInfo>): void {
+function settleActivity(ctx: Context, tx: Tx, chain: ChainConfig, seen: ActivityRow, indexer: PoolIndexer, failure: string | null, tokens: Map<string, TokenInfo>): void {
   // Re-read inside the transaction: a route may have moved it (submitted, failed) since the sync began.
   const row = tx.select().from(walletActivity).where(eq(walletActivity.id, seen.id)).get();
   if (!row || (row.status !== 'proved' && row.status !== 'submitted')) return;

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Queryable } from '../db/tx.js';
 import { ConflictError } from '../http/errors.js';
 import { syncNode } from '../sync/tables.js';
 import { walletHolders, walletKeys } from './tables.js';
@@ -16,22 +16,22 @@ export class WalletHeldElsewhereError extends ConflictError {
 }
 
 /** This install's sync node id (made when the sync module starts). */
-function thisNode(db: Db): string | null {
+function thisNode(db: Queryable): string | null {
   return db.select({ node: syncNode.node }).from(syncNode).where(eq(syncNode.id, 1)).get()?.node ?? null;
 }
 
-export function walletHolder(db: Db, entityId: string) {
+export function walletHolder(db: Queryable, entityId: string) {
   return db.select().from(walletHolders).where(eq(walletHolders.entityId, entityId)).get() ?? null;
 }
 
 /** The holder when it is another install, else null. */
-export function heldElsewhere(db: Db, entityId: string) {
+export function heldElsewhere(db: Queryable, entityId: string) {
   const holder = walletHolder(db, entityId);
   return holder && holder.node !== thisNode(db) ? holder : null;
 }
 
 /** Records this install as the holder of the entity's keys (once; wallets made before holders existed get theirs on first use). */
-export function recordHolder(ctx: Context, db: Db, keys: typeof walletKeys.$inferSelect): void {
+export function recordHolder(ctx: Context, db: Queryable, keys: typeof walletKeys.$inferSelect): void {
   const node = thisNode(db);
   if (!node || walletHolder(db, keys.entityId)) return;
   const now = nowIso(ctx);

@@ -1,7 +1,7 @@
 // POST /api/privacy/prove-transfer: spend the entity's notes to a shielded address, proved on
 // this device. Returns the bundle the relay submits; nothing reaches the chain here.
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { BadRequestError } from '../http/errors.js';
 import { decodeAddress, shieldedAddressProblem, type ShieldedAddress } from '../privacy/address.js';
 import { planTransfer } from '../privacy/transaction.js';
@@ -45,8 +45,8 @@ export async function proveTransfer(ctx: Context, entityId: string, input: Prove
   const plan = planTransfer({ ctx: pool, keys: wallet.keys, token, amount, deadline: relay.deadline, notes, to, relayer: relay.relayer, fee: relay.fee });
   const proved = await proveTransaction(ctx, plan);
   const proofId = ctx.ids.next();
-  ctx.db.transaction((tx) =>
-    insertActivity(ctx, tx as unknown as Db, {
+  write(ctx, (tx) =>
+    insertActivity(ctx, tx, {
       entityId,
       chain: chain.name,
       kind: 'sent',

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { BadGatewayError, BadRequestError, HttpError } from '../http/errors.js';
 import { decodeProof } from '../privacy/proof.js';
 import { encodeTransactCall, isKnownRoot, isNullifierSpent } from '../privacy/pool-client.js';
@@ -86,7 +87,7 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
     throw err;
   });
   const now = nowIso(ctx);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.insert(walletRelays).values({ id: ctx.ids.next(), chain: chain.name, nullifierKey: key, userOpHash, createdAt: now }).onConflictDoNothing().run();
     // When the bundle was proved on this install, its history row now shows the submission.
     tx.update(walletActivity)

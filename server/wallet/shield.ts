@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { planShield } from '../privacy/transaction.js';
 import { isNative, parseAmount, parseToken } from './amounts.js';
 import { BaseError, erc20Abi, type Address } from 'viem';
@@ -62,8 +62,8 @@ export async function shieldFunds(ctx: Context, entityId: string, input: ShieldI
   const plan = planShield({ ctx: pool, keys: wallet.keys, token, amount, deadline: bundleDeadline(ctx) });
   const proved = await proveTransaction(ctx, plan);
   // Recorded before submission so the indexer never mistakes our own new note for a received one.
-  const activity = ctx.db.transaction((tx) =>
-    insertActivity(ctx, tx as unknown as Db, { entityId, chain: chain.name, kind: 'shielded', status: 'proved', token, amount, counterparty: account.address, commitments: proved.commitments }),
+  const activity = write(ctx, (tx) =>
+    insertActivity(ctx, tx, { entityId, chain: chain.name, kind: 'shielded', status: 'proved', token, amount, counterparty: account.address, commitments: proved.commitments }),
   );
   let userOpHash: string;
   try {

@@ -1,7 +1,7 @@
 // What other areas hear about shielded transfers: a notification when funds arrive, and a ledger
 // event (`transfer_shielded`) when funds move between the public wallet and the pool.
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { notify } from '../notifications/notifications.js';
 import { postEvent } from '../ledger/index.js';
 import type { ChainConfig } from './chains.js';
@@ -11,7 +11,7 @@ import { knownAccountAddress } from './accounts.js';
 import { bookingOf } from './payment-booking.js';
 
 /** Tells every member of the entity that shielded funds arrived (in the caller's transaction). */
-export function announceReceived(ctx: Context, tx: Db, row: ActivityRow, token: TokenInfo | null): void {
+export function announceReceived(ctx: Context, tx: Tx, row: ActivityRow, token: TokenInfo | null): void {
   const amount = formatAmount(row.amount, token?.decimals ?? null);
   const symbol = token?.symbol ?? row.token;
   notify(ctx, tx, {
@@ -57,7 +57,7 @@ function ledgerEventOf(ctx: Context, row: ActivityRow, chain: ChainConfig, curre
  * A ledger failure (unknown currency, a ledger not set up) must not undo the wallet's own
  * bookkeeping: it is logged and skipped.
  */
-export function postLedgerTransfer(ctx: Context, _tx: Db, row: ActivityRow, chain: ChainConfig, token: TokenInfo | null): void {
+export function postLedgerTransfer(ctx: Context, _tx: Tx, row: ActivityRow, chain: ChainConfig, token: TokenInfo | null): void {
   const currency = token ? ledgerCurrency(token) : null;
   if (!currency || token?.decimals === null || token?.decimals === undefined) {
     ctx.log.warn({ activityId: row.id, chain: chain.name }, 'shielded transfer not posted to the ledger: token has no usable symbol/decimals');

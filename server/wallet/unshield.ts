@@ -5,7 +5,7 @@ import { checksumAddress, publicAddressProblem } from './address.js';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
 import { BadRequestError, HttpError } from '../http/errors.js';
 import { planUnshield } from '../privacy/transaction.js';
 import { parseAmount, parseToken } from './amounts.js';
@@ -56,8 +56,8 @@ export async function unshieldFunds(ctx: Context, entityId: string, input: Unshi
   const plan = planUnshield({ ctx: pool, keys: wallet.keys, token, amount, deadline: relay.deadline, notes, recipient, relayer: relay.relayer, fee: relay.fee });
   const proved = await proveTransaction(ctx, plan);
   const proofId = ctx.ids.next();
-  const activity = ctx.db.transaction((tx) =>
-    insertActivity(ctx, tx as unknown as Db, {
+  const activity = write(ctx, (tx) =>
+    insertActivity(ctx, tx, {
       entityId,
       chain: chain.name,
       kind: 'unshielded',

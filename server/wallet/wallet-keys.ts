@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
 import { nowIso } from '../context.js';
+import { write } from '../db/write.js';
 import { deriveKeys, generateSeed, type ShieldedKeys } from '../privacy/keys.js';
 import { encodeAddress } from '../privacy/address.js';
 import { walletKeys } from './tables.js';
@@ -31,10 +31,10 @@ export interface WalletIdentity {
 
 /** Creates the entity's keys once; later calls return the same identity. */
 export function initializeKeys(ctx: Context, entityId: string): WalletIdentity {
-  return ctx.db.transaction((tx) => {
+  return write(ctx, (tx) => {
     const existing = tx.select().from(walletKeys).where(eq(walletKeys.entityId, entityId)).get();
-    if (!existing && heldElsewhere(tx as unknown as Db, entityId)) throw new WalletHeldElsewhereError();
-    if (existing) recordHolder(ctx, tx as unknown as Db, existing);
+    if (!existing && heldElsewhere(tx, entityId)) throw new WalletHeldElsewhereError();
+    if (existing) recordHolder(ctx, tx, existing);
     if (existing) return { shieldedAddress: existing.shieldedAddress, ownerAddress: existing.ownerAddress, createdAt: existing.createdAt, created: false };
     const seed = generateSeed();
     const keys = deriveKeys(seed);
@@ -48,7 +48,7 @@ export function initializeKeys(ctx: Context, entityId: string): WalletIdentity {
       createdAt: nowIso(ctx),
     };
     tx.insert(walletKeys).values(row).run();
-    recordHolder(ctx, tx as unknown as Db, row);
+    recordHolder(ctx, tx, row);
     return { shieldedAddress: row.shieldedAddress, ownerAddress: row.ownerAddress, createdAt: row.createdAt, created: true };
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, gte } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { nameBasedId } from '../db/ids.js';
 import type { DomainEvent } from '../events/bus.js';
 import { entityEvents } from '../events/tables.js';
@@ -31,7 +31,7 @@ export const CATCH_UP_MS = 7 * 86_400_000;
 
 type SubRef = { id: string; entityId: string; events: string[]; createdAt: string; deliveredBy: string | null };
 
-function subscriptionsDeliveredHere(ctx: Context, tx: Db, entityId: string): SubRef[] {
+function subscriptionsDeliveredHere(ctx: Context, tx: Tx, entityId: string): SubRef[] {
   return tx
     .select({ id: webhookSubscriptions.id, entityId: webhookSubscriptions.entityId, events: webhookSubscriptions.events, createdAt: webhookSubscriptions.createdAt, deliveredBy: webhookSubscriptions.deliveredBy })
     .from(webhookSubscriptions)
@@ -41,7 +41,7 @@ function subscriptionsDeliveredHere(ctx: Context, tx: Db, entityId: string): Sub
 }
 
 /** A pending delivery of `e` to each subscription that wants it; one that exists already stays as it is. */
-function enqueueEvent(tx: Db, e: DomainEvent, subs: SubRef[]): void {
+function enqueueEvent(tx: Tx, e: DomainEvent, subs: SubRef[]): void {
   for (const sub of subs) {
     // An endpoint gets the events that happen after it was created, as with Svix.
     if (!matches(sub.events, e.type) || isOlder(e, sub)) continue;
@@ -76,7 +76,7 @@ const fromFact = (r: typeof entityEvents.$inferSelect): DomainEvent => ({ id: r.
  * nothing. Another writer's event replayed here is theirs to deliver (their deliverers have it).
  */
 export function registerWebhookConsumer(ctx: Context): void {
-  ctx.events.registerConsumer('webhooks', (events: DomainEvent[], tx: Db) => {
+  ctx.events.registerConsumer('webhooks', (events: DomainEvent[], tx: Tx) => {
     const subsByEntity = new Map<string, SubRef[]>();
     for (const e of events) {
       if (e.replayOf && ctx.events.linkedDevice(e.entityId)) continue;
@@ -92,7 +92,7 @@ export function registerWebhookConsumer(ctx: Context): void {
  * become deliveries for the subscriptions this device delivers, and a subscription that has just
  * become this device's (created or handed over elsewhere) catches up on the events it missed.
  */
-export function enqueuePulledEvents(ctx: Context, tx: Db, entityId: string, changes: LoggedChange[]): void {
+export function enqueuePulledEvents(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void {
   let subs: SubRef[] | undefined;
   for (const c of changes) {
     if (c.table !== 'entity_events' || c.op !== 'fact') continue;
@@ -107,7 +107,7 @@ export function enqueuePulledEvents(ctx: Context, tx: Db, entityId: string, chan
 }
 
 /** The events a subscription delivered here has not had yet (within the catch-up window). */
-function catchUp(ctx: Context, tx: Db, sub: SubRef): void {
+function catchUp(ctx: Context, tx: Tx, sub: SubRef): void {
   const since = new Date(Math.max(Date.parse(sub.createdAt), ctx.clock.now().getTime() - CATCH_UP_MS)).toISOString();
   const rows = tx.select().from(entityEvents).where(and(eq(entityEvents.entityId, sub.entityId), gte(entityEvents.createdAt, since))).all();
   for (const r of rows) enqueueEvent(tx, fromFact(r), [sub]);

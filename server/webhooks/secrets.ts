@@ -4,11 +4,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import type { Tx } from '../db/tx.js';
 import { webhookSecrets } from './tables.js';
 
 /** Seals a new secret version for a subscription; returns the version to put on its row. */
-export function storeSecret(ctx: Context, tx: Db, sub: { id: string; entityId: string }, secret: string, version = ctx.ids.next()): string {
+export function storeSecret(ctx: Context, tx: Tx, sub: { id: string; entityId: string }, secret: string, version = ctx.ids.next()): string {
   tx.insert(webhookSecrets)
     .values({ subscriptionId: sub.id, version, entityId: sub.entityId, secretSealed: ctx.secrets.seal(secret), sharedAt: null })
     .onConflictDoUpdate({ target: [webhookSecrets.subscriptionId, webhookSecrets.version], set: { secretSealed: ctx.secrets.seal(secret) } })

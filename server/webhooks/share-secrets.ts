@@ -5,6 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Context } from '../context.js';
+import { write } from '../db/write.js';
 import { callHosted, HostedError } from '../sync/hosted-client.js';
 import { webhookSecrets, webhookSubscriptions } from './tables.js';
 import { markSecretShared, storeSecret, unsharedSecrets } from './secrets.js';
@@ -43,8 +44,8 @@ async function fetchMissingSecrets(ctx: Context, entityId: string, hosted: { url
   for (const sub of missing) {
     try {
       const answer = await callHosted(hosted.url, 'GET', `/sync/v1/webhook-secrets/${sub.id}?version=${encodeURIComponent(sub.version)}`, { token: hosted.token, schema: fetched });
-      ctx.db.transaction((tx) => {
-        storeSecret(ctx, tx as never, sub, answer.secret, sub.version);
+      write(ctx, (tx) => {
+        storeSecret(ctx, tx, sub, answer.secret, sub.version);
         // It came from the hosted instance: nothing to send back.
         markSecretShared(ctx, sub.id, sub.version);
       });

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { webhookSubscriptions } from './tables.js';
 import { storeSecret } from './secrets.js';
@@ -17,7 +18,7 @@ export function presentSubscription({ secretVersion: _s, ...rest }: Subscription
   return rest;
 }
 
-export function findSubscription(db: Db, entityId: string, subscriptionId: string): SubscriptionRow {
+export function findSubscription(db: Queryable, entityId: string, subscriptionId: string): SubscriptionRow {
   const row = db.select().from(webhookSubscriptions).where(and(eq(webhookSubscriptions.entityId, entityId), eq(webhookSubscriptions.id, subscriptionId))).get();
   if (!row) throw new NotFoundError('Webhook subscription not found');
   return row;
@@ -72,9 +73,9 @@ export function createSubscription(ctx: Context, entityId: string, input: Create
     createdAt: now,
     updatedAt: now,
   };
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     tx.insert(webhookSubscriptions).values(row).run();
-    storeSecret(ctx, tx as unknown as Db, row, secret, row.secretVersion);
+    storeSecret(ctx, tx, row, secret, row.secretVersion);
   });
   return { ...presentSubscription(row), secret };
 }
@@ -82,8 +83,7 @@ export function createSubscription(ctx: Context, entityId: string, input: Create
 export function updateSubscription(ctx: Context, entityId: string, input: UpdateSubscriptionInput) {
   if (input.url) assertTargetAllowed(ctx, entityId, input.url);
   const now = nowIso(ctx);
-  return ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  return write(ctx, (tx) => {
     const row = { ...findSubscription(tx, entityId, input.subscriptionId), updatedAt: now };
     if (input.url !== undefined) row.url = input.url;
     if (input.events !== undefined) row.events = input.events;

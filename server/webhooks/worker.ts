@@ -2,7 +2,8 @@ import { and, asc, eq, lte } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import type { Db } from '../db/open.js';
+import { write } from '../db/write.js';
+import type { Tx } from '../db/tx.js';
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from './tables.js';
 import { allowsLocalTargets } from './settings.js';
 import { secretOf } from './secrets.js';
@@ -71,8 +72,7 @@ function releaseLease(ctx: Context, delivery: DeliveryRow): void {
 function recordAttempt(ctx: Context, delivery: DeliveryRow, sub: SubscriptionRow, trigger: Trigger, startedAt: string, result: SendResult) {
   const ok = isSuccess(result);
   const now = nowIso(ctx);
-  ctx.db.transaction((txx) => {
-    const tx = txx as unknown as Db;
+  write(ctx, (tx) => {
     // The subscription (and with it the delivery) may have been deleted while the request was out.
     if (!tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id)).get()) return;
     const attempt = delivery.attemptCount + 1;
@@ -102,7 +102,7 @@ function nextState(ctx: Context, d: DeliveryRow, trigger: Trigger, autoAttempts:
 }
 
 /** Success clears the failure streak; 410 Gone, or failing for 5 days, disables the endpoint. */
-function updateEndpointHealth(ctx: Context, tx: Db, sub: SubscriptionRow, ok: boolean, result: SendResult, startedAt: string, now: string) {
+function updateEndpointHealth(ctx: Context, tx: Tx, sub: SubscriptionRow, ok: boolean, result: SendResult, startedAt: string, now: string) {
   const current = tx.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, sub.id)).get();
   if (!current) return;
   if (ok) {
@@ -119,7 +119,7 @@ function updateEndpointHealth(ctx: Context, tx: Db, sub: SubscriptionRow, ok: bo
 }
 
 /** Disables an endpoint, fails its queued deliveries (retryable by hand) and tells the admins. */
-function disableEndpoint(ctx: Context, tx: Db, sub: SubscriptionRow, reason: string, now: string) {
+function disableEndpoint(ctx: Context, tx: Tx, sub: SubscriptionRow, reason: string, now: string) {
   tx.update(webhookSubscriptions).set({ enabled: false, disabledReason: reason, disabledAt: now, updatedAt: now }).where(eq(webhookSubscriptions.id, sub.id)).run();
   tx.update(webhookDeliveries)
     .set({ status: 'failed', nextAttemptAt: null, lastError: `Endpoint disabled: ${reason}`, updatedAt: now })
@@ -142,7 +142,7 @@ async function deliverDueOnce(ctx: Context): Promise<number> {
     .all();
   if (due.length === 0) return 0;
   const lease = later(ctx, LEASE_MS);
-  ctx.db.transaction((tx) => {
+  write(ctx, (tx) => {
     for (const { d } of due) tx.update(webhookDeliveries).set({ nextAttemptAt: lease }).where(eq(webhookDeliveries.id, d.id)).run();
   });
   // One endpoint's deliveries go in order; a few endpoints are served side by side.

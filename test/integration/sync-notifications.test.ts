@@ -8,7 +8,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
 import { notify } from '../../server/notifications/notifications.js';
-import type { Db } from '../../server/db/open.js';
 import { makeClient, startTestServer, type Client, type SessionClient, type TestServer } from '../helpers/server.js';
 
 let hosted: RunningHosted;
@@ -131,7 +130,7 @@ describe('a notification reaches its person on all her devices', () => {
 describe('one of a kind', () => {
   it('a notification two devices could both raise (by its key) is raised once: the second device finds it and sends nothing', async () => {
     const raise = (s: TestServer) =>
-      s.ctx.db.transaction((tx) => notify(s.ctx, tx as unknown as Db, { entityId: owner.entityId, userId: leeId, type: 'signature_request.completed', title: 'Signed by everyone: NDA', key: 'request-1' }));
+      s.ctx.db.transaction((tx) => notify(s.ctx, tx, { entityId: owner.entityId, userId: leeId, type: 'signature_request.completed', title: 'Signed by everyone: NDA', key: 'request-1' }));
     const first = raise(dana);
     await syncAll();
     const outbox = (s: TestServer) => (s.ctx.sqlite.prepare("select count(*) as n from outbox where type = 'notification.created'").get() as { n: number }).n;

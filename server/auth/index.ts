@@ -1,0 +1,6 @@
+// What other modules and the kernel use of auth (the module itself is registered in modules.ts).
+export { memberRoleOf } from './member-role.js';
+export { roleAllows, type Role } from './permissions.js';
+export type { Auth } from './authenticate.js';
+export { roleOf } from './entities.js';
+export type { Permission, Scope } from './permissions.js';
