@@ -30,3 +30,38 @@ test('the ticket list loads 50 at a time and renders a long list as it scrolls',
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.getByRole('row', { name: new RegExp(all[0].subject) })).toBeVisible();
 });
+
+test('ledger events and the journal page through the server, a page at a time', async ({ server, signedIn: { page, client } }) => {
+  test.setTimeout(120_000);
+  const events = Array.from({ length: 30 }, (_, i) => ({
+    type: 'invoice_created',
+    timestamp: new Date(Date.UTC(2026, 0, 1 + i, 12)).toISOString(),
+    payload: { invoiceNumber: `INV-${1000 + i}`, customerName: 'Paged Ltd', currency: 'USD', netAmount: `${100 + i}.00`, taxAmount: '0.00' },
+  }));
+  const batch = await client.post('/api/ledger/events/batch', { events });
+  expect(batch.status).toBe(200);
+  const eventRows = page.getByRole('table', { name: 'Ledger events' }).getByRole('row').filter({ has: page.getByRole('checkbox') }).filter({ hasText: 'USD' });
+
+  await page.goto(`${server.url}/ledger/events`);
+  await expect(page.getByText('1–25 of 30')).toBeVisible();
+  await expect(eventRows).toHaveCount(25);
+  await expect(page.getByRole('row', { name: /USD 129\.00/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /USD 100\.00/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText('26–30 of 30')).toBeVisible();
+  await expect(eventRows).toHaveCount(5);
+  await expect(page.getByRole('row', { name: /USD 100\.00/ })).toBeVisible();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page.getByText('1–25 of 30')).toBeVisible();
+
+  // The journal: 20 entries a page.
+  await page.goto(`${server.url}/ledger/journal`);
+  await expect(page.getByText('INV-1029').first()).toBeVisible();
+  await expect(page.getByText('INV-1009')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText('INV-1009').first()).toBeVisible();
+  await expect(page.getByText('INV-1029')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+});
