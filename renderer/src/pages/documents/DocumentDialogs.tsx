@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { folderOptions } from './folder-options';
@@ -8,7 +8,7 @@ import type { DocumentItem, Folder } from './types';
 /** Renames a document. */
 export function RenameDocumentModal({ document, onClose, onDone }: { document: DocumentItem; onClose: () => void; onDone: (d: DocumentItem) => void }) {
   const [name, setName] = useState(document.name);
-  const save = useAction(async () => onDone(await api.patch<DocumentItem>(`/api/documents/${document.id}`, { name })));
+  const save = useAction(async () => onDone(await unwrap(client.PATCH('/api/documents/{documentId}', { params: { path: { documentId: document.id } }, body: { name } }))));
   const formId = `rename-${document.id}`;
   return (
     <Modal
@@ -34,7 +34,7 @@ export function RenameDocumentModal({ document, onClose, onDone }: { document: D
 /** Moves a document to another folder, or out of every folder. */
 export function MoveDocumentModal({ document, folders, onClose, onDone }: { document: DocumentItem; folders: Folder[]; onClose: () => void; onDone: (d: DocumentItem, folder: Folder | null) => void }) {
   const [target, setTarget] = useState(document.folderId ?? '');
-  const move = useAction(async () => onDone(await api.patch<DocumentItem>(`/api/documents/${document.id}`, { folderId: target || null }), folders.find((f) => f.id === target) ?? null));
+  const move = useAction(async () => onDone(await unwrap(client.PATCH('/api/documents/{documentId}', { params: { path: { documentId: document.id } }, body: { folderId: target || null } })), folders.find((f) => f.id === target) ?? null));
   const formId = `move-${document.id}`;
   return (
     <Modal
@@ -60,7 +60,7 @@ export function MoveDocumentModal({ document, folders, onClose, onDone }: { docu
 /** Asks before deleting a document; a document a signature request uses is refused by the server, and the reason shown. */
 export function DeleteDocumentModal({ document, onClose, onDone }: { document: DocumentItem; onClose: () => void; onDone: () => void }) {
   const remove = useAction(async () => {
-    await api.delete(`/api/documents/${document.id}`);
+    await unwrap(client.DELETE('/api/documents/{documentId}', { params: { path: { documentId: document.id } } }));
     onDone();
   });
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../api';
+import { client, entityKey, invalidateEntity, queryClient, unwrap } from '../../api';
 import { Button, Card, EmptyState, ErrorBanner, Modal, Notice, Spinner, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction } from '../../ui/hooks';
 import { useSession } from '../../session';
 import { uploadDocument } from './docs-api';
 import { DeleteDocumentModal, MoveDocumentModal, RenameDocumentModal } from './DocumentDialogs';
@@ -11,6 +11,7 @@ import { FolderTree } from './FolderTree';
 import { PdfPages } from './PdfPages';
 import { NewRequestModal } from './NewRequestModal';
 import { ShareFolderModal } from './ShareFolderModal';
+import { DOCUMENTS_KEY, FOLDERS_KEY, refreshDocuments, useDocuments, useFolders } from './queries';
 import type { DocumentItem, Folder } from './types';
 
 export function DocumentsHome() {
@@ -26,8 +27,9 @@ export function DocumentsHome() {
     const t = setTimeout(() => setQuery(search.trim()), 250);
     return () => clearTimeout(t);
   }, [search]);
-  const folders = useAsync(() => api.get<Folder[]>('/api/documents/folders'));
-  const docs = useAsync(() => api.get<DocumentItem[]>('/api/documents', { folderId: folderId ?? undefined, search: query || undefined }), [folderId, query]);
+  const folders = useFolders();
+  const docs = useDocuments(folderId, query);
+  const reloadFolders = () => invalidateEntity(...FOLDERS_KEY);
   const current = folders.data?.find((f) => f.id === folderId) ?? null;
   const [renaming, setRenaming] = useState<DocumentItem | null>(null);
   const [moving, setMoving] = useState<DocumentItem | null>(null);
@@ -40,9 +42,9 @@ export function DocumentsHome() {
   const moveTo = useAction(async (documentId: string, target: Folder) => {
     const d = docs.data?.find((x) => x.id === documentId);
     if (!d || d.folderId === target.id) return;
-    await api.patch(`/api/documents/${documentId}`, { folderId: target.id });
+    await unwrap(client.PATCH('/api/documents/{documentId}', { params: { path: { documentId } }, body: { folderId: target.id } }));
     setMessage(`Moved “${d.name}” to ${target.name}.`);
-    await docs.reload();
+    await refreshDocuments();
   });
 
   const upload = useAction(async (files: FileList) => {
@@ -51,17 +53,17 @@ export function DocumentsHome() {
       await uploadDocument(file, folderId, setProgress);
     }
     setProgress(null);
-    await docs.reload();
+    await refreshDocuments();
   });
   const reorder = useAction(async (ids: string[]) => {
-    docs.setData((list) => ids.map((id) => list!.find((d) => d.id === id)!));
-    await api.post(`/api/documents/folders/${folderId}/reorder`, { documentIds: ids });
+    queryClient.setQueryData<DocumentItem[]>(entityKey(...DOCUMENTS_KEY, folderId, query), (list) => ids.map((id) => list!.find((d) => d.id === id)!));
+    await unwrap(client.POST('/api/documents/folders/{folderId}/reorder', { params: { path: { folderId: folderId! } }, body: { documentIds: ids } }));
   });
   const removeFolder = useAction(async () => {
     if (!current || !confirm(`Delete folder "${current.name}"? Subfolders are removed and their documents move up one level.`)) return;
-    await api.delete(`/api/documents/folders/${current.id}`, undefined, { recursive: true });
+    await unwrap(client.DELETE('/api/documents/folders/{folderId}', { params: { path: { folderId: current.id }, query: { recursive: 'true' } } }));
     setFolderId(current.parentId);
-    await folders.reload();
+    await reloadFolders();
   });
   const [requesting, setRequesting] = useState<DocumentItem | null>(null);
   const [sharing, setSharing] = useState<Folder | null>(null);
@@ -69,7 +71,7 @@ export function DocumentsHome() {
   return (
     <div className="docs-layout">
       <Card title="Folders" actions={<Button onClick={() => setEditing('new')}>New folder</Button>}>
-        <ErrorBanner error={folders.error} onRetry={() => void folders.reload()} />
+        <ErrorBanner error={folders.error?.message} onRetry={() => void folders.refetch()} />
         {folders.data ? <FolderTree folders={folders.data} selected={folderId} onSelect={(id) => (setFolderId(id), setMessage(null))} onDropDocument={(id, f) => void moveTo.run(id, f)} /> : <Spinner />}
       </Card>
       <Card
@@ -105,7 +107,7 @@ export function DocumentsHome() {
         <div className="docs-search">
           <TextInput label={current ? `Search in ${current.name}` : 'Search documents'} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name contains…" maxLength={200} />
         </div>
-        <ErrorBanner error={upload.error ?? docs.error ?? reorder.error ?? removeFolder.error ?? moveTo.error} />
+        <ErrorBanner error={upload.error ?? docs.error?.message ?? reorder.error ?? removeFolder.error ?? moveTo.error} />
         {message && <Notice kind="success">{message}</Notice>}
         {current?.access === 'edit' && !query && <Notice>Drag documents to set their order in this folder, or onto another folder to move them.</Notice>}
         {docs.data === undefined ? (
@@ -138,7 +140,7 @@ export function DocumentsHome() {
           onClose={() => setEditing(null)}
           onSaved={(f) => {
             setEditing(null);
-            void folders.reload();
+            void reloadFolders();
             setFolderId(f.id);
           }}
         />
@@ -150,7 +152,7 @@ export function DocumentsHome() {
           onDone={(d) => {
             setRenaming(null);
             setMessage(`Renamed to “${d.name}”.`);
-            void docs.reload();
+            void refreshDocuments();
           }}
         />
       )}
@@ -162,7 +164,7 @@ export function DocumentsHome() {
           onDone={(d, f) => {
             setMoving(null);
             setMessage(`Moved “${d.name}” to ${f ? f.name : folderName(null)}.`);
-            void docs.reload();
+            void refreshDocuments();
           }}
         />
       )}
@@ -173,7 +175,7 @@ export function DocumentsHome() {
           onDone={() => {
             setDeleting(null);
             setMessage(`Deleted “${deleting.name}”.`);
-            void docs.reload();
+            void refreshDocuments();
           }}
         />
       )}
@@ -183,7 +185,7 @@ export function DocumentsHome() {
         <Modal title={preview.name} onClose={() => setPreview(null)}>
           {/* The pages scroll in a focusable region of their own, so the keyboard can scroll them too. */}
           <div className="preview-pages" tabIndex={0} role="region" aria-label={`Pages of ${preview.name}`}>
-            <PdfPages path={`/api/documents/${preview.id}/content`} width={560} />
+            <PdfPages source={{ document: preview.id }} width={560} />
           </div>
         </Modal>
       )}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, unwrap, type ApiBody } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { folderOptions } from './folder-options';
@@ -13,8 +13,10 @@ export function FolderModal({ folder, folders, onClose, onSaved }: { folder?: Fo
   const [icon, setIcon] = useState(folder?.icon ?? 'folder');
   const [parent, setParent] = useState<string>(folder?.parentId ?? '');
   const save = useAction(async () => {
-    const body = { name, description, color, icon, parentId: parent || null };
-    const saved = folder ? await api.patch<Folder>(`/api/documents/folders/${folder.id}`, body) : await api.post<Folder>('/api/documents/folders', body);
+    const body = { name, description, color, icon: icon as ApiBody<'/api/documents/folders'>['icon'], parentId: parent || null };
+    const saved = folder
+      ? await unwrap(client.PATCH('/api/documents/folders/{folderId}', { params: { path: { folderId: folder.id } }, body }))
+      : await unwrap(client.POST('/api/documents/folders', { body }));
     onSaved(saved);
   });
   return (

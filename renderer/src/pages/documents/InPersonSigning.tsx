@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { ErrorBanner, Notice, Spinner } from '../../ui/components';
 import { SigningScreen } from './SigningScreen';
 
@@ -10,8 +10,7 @@ export function InPersonSigning() {
   const [token, setToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api
-      .post<{ token: string }>(`/api/documents/signature-requests/${requestId}/signers/${signerId}/signing-link`, { purpose: 'in_person' })
+    unwrap(client.POST('/api/documents/signature-requests/{requestId}/signers/{signerId}/signing-link', { params: { path: { requestId: requestId!, signerId: signerId! } }, body: { purpose: 'in_person' } }))
       .then((r) => setToken(r.token))
       .catch((err: Error) => setError(err.message));
   }, [requestId, signerId]);

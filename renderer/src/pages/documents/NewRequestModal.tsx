@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
-import type { DocumentItem, SignatureRequest } from './types';
+import type { DocumentItem } from './types';
 
 /** Starts a signature request for a document: title, message, due date and signing order. */
 export function NewRequestModal({ document, onClose }: { document: DocumentItem; onClose: () => void }) {
@@ -14,14 +14,14 @@ export function NewRequestModal({ document, onClose }: { document: DocumentItem;
   const [signingOrder, setSigningOrder] = useState<'parallel' | 'sequential'>('parallel');
   const [autoRemind, setAutoRemind] = useState(true);
   const create = useAction(async () => {
-    const r = await api.post<SignatureRequest>('/api/documents/signature-requests', {
+    const r = await unwrap(client.POST('/api/documents/signature-requests', { body: {
       documentId: document.id,
       title,
       message: message || undefined,
       dueDate: due ? new Date(`${due}T23:59:59`).toISOString() : undefined,
       signingOrder,
       autoRemind,
-    });
+    } }));
     navigate(`/documents/requests/${r.id}`);
   });
   return (

@@ -2,12 +2,13 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Spinner, ErrorBanner } from '../../ui/components';
-import { fetchPdf } from './docs-api';
+import { fetchPdfFile, pdfKey, type PdfSource } from './docs-api';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
-/** Loads a PDF from the API once per path. */
-export function usePdf(path: string) {
+/** Loads a PDF from the API once per source. */
+export function usePdf(source: PdfSource) {
+  const key = pdfKey(source);
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -15,8 +16,8 @@ export function usePdf(path: string) {
     let loaded: PDFDocumentProxy | null = null;
     setDoc(null);
     setError(null);
-    fetchPdf(path)
-      .then((data) => getDocument({ data: new Uint8Array(data), isEvalSupported: false }).promise)
+    fetchPdfFile(JSON.parse(key) as PdfSource)
+      .then(({ data }) => getDocument({ data: new Uint8Array(data), isEvalSupported: false }).promise)
       .then((d) => {
         loaded = d;
         if (!cancelled) setDoc(d);
@@ -27,7 +28,7 @@ export function usePdf(path: string) {
       cancelled = true;
       void loaded?.destroy();
     };
-  }, [path]);
+  }, [key]);
   return { doc, error };
 }
 
@@ -84,8 +85,8 @@ function useContentWidth() {
  * own box when zoomed in, so a phone can reach every part of a page without the whole page
  * scrolling sideways.
  */
-export function PdfPages({ path, width = 640, overlay, fit = false, zoom = 1 }: { path: string; width?: number; overlay?: (pageNumber: number) => ReactNode; fit?: boolean; zoom?: number }) {
-  const { doc, error } = usePdf(path);
+export function PdfPages({ source, width = 640, overlay, fit = false, zoom = 1 }: { source: PdfSource; width?: number; overlay?: (pageNumber: number) => ReactNode; fit?: boolean; zoom?: number }) {
+  const { doc, error } = usePdf(source);
   const box = useContentWidth();
   // 2 px less than the box so the page shadow does not itself cause a sideways scroll.
   const pageWidth = fit ? Math.max(120, Math.floor(Math.min(width, box.width - 2) * zoom)) : width;

@@ -1,97 +1,31 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap } from '../../api';
 import { Badge, Button, Card, ErrorBanner, Notice } from '../../ui/components';
-import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { formatDateTime, useAction } from '../../ui/hooks';
+import { AuditTrailCard } from './AuditTrailCard';
 import { downloadSignedPdf, signedName } from './docs-api';
-import { STATUS_TONE, type AuditEntry, type SignatureRequest, type Signer } from './types';
-
-const AUDIT_LABELS: Record<string, string> = {
-  created: 'Request created',
-  signer_added: 'Signer added',
-  signer_updated: 'Signer changed',
-  signer_removed: 'Signer removed',
-  fields_added: 'Fields placed',
-  field_updated: 'Field changed',
-  fields_removed: 'Fields removed',
-  sent: 'Sent for signature',
-  email_sent: 'E-mail delivered',
-  email_failed: 'E-mail failed',
-  signing_link_issued: 'Signing link issued',
-  viewed: 'Document viewed',
-  signed: 'Signed',
-  declined: 'Declined',
-  reminded: 'Reminder sent',
-  completed: 'Completed and sealed',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
-};
-
-/** Per-signer audit entries say which signer and, for links and signing, shared or in person. */
-function auditLabel(e: AuditEntry, signers: Signer[]): string {
-  const who = signers.find((s) => s.id === e.data.signerId)?.name;
-  const forWho = who ? ` for ${who}` : '';
-  if (e.type === 'signing_link_issued') {
-    if (e.data.purpose === 'shared') return `Signing link shared${forWho}`;
-    if (e.data.purpose === 'in_person') return `In-person signing opened${forWho}`;
-  }
-  const hostedBy = (e.data.hostedBy as { name?: string } | undefined)?.name;
-  if ((e.type === 'signed' || e.type === 'declined') && e.data.inPerson) return `${AUDIT_LABELS[e.type]} in person, hosted by ${hostedBy ?? 'a member'}`;
-  return AUDIT_LABELS[e.type] ?? e.type;
-}
-
-function SignerRow({ s, request, onCopy }: { s: Signer; request: SignatureRequest; onCopy: (s: Signer) => void }) {
-  const navigate = useNavigate();
-  const inPerson = request.auditLog.find((e) => (e.type === 'signed' || e.type === 'declined') && e.data.signerId === s.id && e.data.inPerson);
-  const tone = s.status === 'signed' ? 'green' : s.status === 'declined' ? 'red' : s.viewedAt ? 'blue' : 'neutral';
-  const label = s.status === 'pending' ? (s.role === 'cc' ? 'copy on completion' : s.viewedAt ? 'viewed' : s.sentAt ? 'invited' : 'waiting') : s.status;
-  return (
-    <tr>
-      <td>{s.order}</td>
-      <td>
-        {s.name}
-        <div className="muted">{s.email}</div>
-      </td>
-      <td>{s.role}</td>
-      <td>
-        <Badge tone={tone}>{label}</Badge>
-        {s.declineReason && <div className="muted">“{s.declineReason}”</div>}
-        {inPerson && <div className="muted">in person, hosted by {(inPerson.data.hostedBy as { name?: string } | undefined)?.name ?? 'a member'}</div>}
-      </td>
-      <td>{formatDateTime(s.signedAt ?? s.declinedAt ?? s.viewedAt ?? s.sentAt)}</td>
-      <td>
-        {request.status === 'sent' && s.status === 'pending' && s.role !== 'cc' && (
-          <div className="row">
-            <Button aria-label={`Copy link for ${s.name}`} onClick={() => onCopy(s)}>
-              Copy link
-            </Button>
-            <Button onClick={() => navigate(`/documents/requests/${request.id}/sign/${s.id}`)}>Sign in person</Button>
-          </div>
-        )}
-      </td>
-    </tr>
-  );
-}
+import { useMailStatus } from './queries';
+import { SignerRow } from './SignerRow';
+import { STATUS_TONE, type SignatureRequest, type Signer } from './types';
 
 /** Progress of a sent (or finished) request: signers, actions, the sealed PDF and the audit trail. */
 export function RequestStatusView({ request, onChange }: { request: SignatureRequest; onChange: () => void }) {
-  const base = `/api/documents/signature-requests/${request.id}`;
-  const mail = useAsync(() => api.get<{ configured: boolean; queued: number; failed: number; lastError: string | null }>('/api/mail/status'));
-  const verify = useAsync(() => api.get<{ valid: boolean; entries: number; brokenAt: number | null }>(`${base}/audit-trail/verify`), [request.auditLog.length]);
+  const path = { path: { requestId: request.id } };
+  const mail = useMailStatus();
   const act = useAction(async (action: 'cancel' | 'complete') => {
-    await api.patch(base, { action });
+    await unwrap(client.PATCH('/api/documents/signature-requests/{requestId}', { params: path, body: { action } }));
     onChange();
   });
   const remind = useAction(async () => {
-    await api.post(`${base}/remind`, {});
+    await unwrap(client.POST('/api/documents/signature-requests/{requestId}/remind', { params: path }));
     onChange();
-    await mail.reload();
+    await invalidateEntity('mail', 'status');
   });
-  const download = useAction(() => downloadSignedPdf(`${base}/document`, request.documentName));
+  const download = useAction(() => downloadSignedPdf({ sealed: request.id }, request.documentName));
   // The link is shown as well as copied: the clipboard can be unavailable (or the copy missed).
   const [shared, setShared] = useState<{ name: string; url: string; copied: boolean } | null>(null);
   const copyLink = useAction(async (s: Signer) => {
-    const { url } = await api.post<{ url: string }>(`${base}/signers/${s.id}/signing-link`, { purpose: 'shared' });
+    const { url } = await unwrap(client.POST('/api/documents/signature-requests/{requestId}/signers/{signerId}/signing-link', { params: { path: { requestId: request.id, signerId: s.id } }, body: { purpose: 'shared' } }));
     const copied = await navigator.clipboard?.writeText(url).then(
       () => true,
       () => false,
@@ -170,19 +104,7 @@ export function RequestStatusView({ request, onChange }: { request: SignatureReq
           </table>
         </div>
       </Card>
-      <Card title="Audit trail" actions={verify.data && <Badge tone={verify.data.valid ? 'green' : 'red'}>{verify.data.valid ? `Hash chain intact (${verify.data.entries})` : `Tampered at entry ${verify.data.brokenAt}`}</Badge>}>
-        <ol className="audit-list">
-          {request.auditLog.map((e) => (
-            <li key={e.id}>
-              <strong>{auditLabel(e, request.signers)}</strong> — {e.actor.name} · {formatDateTime(e.createdAt)}
-              {e.ip && <span className="muted"> · {e.ip}</span>}
-              <div className="muted mono" title={e.hash}>
-                #{e.seq} {e.hash.slice(0, 16)}…
-              </div>
-            </li>
-          ))}
-        </ol>
-      </Card>
+      <AuditTrailCard request={request} />
     </div>
   );
 }

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api';
 import { Badge, Card, EmptyState, ErrorBanner, SelectInput, Spinner } from '../../ui/components';
-import { formatDateTime, useAsync } from '../../ui/hooks';
-import { STATUS_TONE, type RequestListItem } from './types';
+import { formatDateTime } from '../../ui/hooks';
+import { useRequests } from './queries';
+import { STATUS_TONE, type RequestStatus } from './types';
 
 export function RequestsList() {
-  const [status, setStatus] = useState('');
-  const list = useAsync(() => api.get<RequestListItem[]>('/api/documents/signature-requests', { status }), [status]);
+  const [status, setStatus] = useState<RequestStatus | ''>('');
+  const list = useRequests(status);
   return (
     <Card
       title="Signature requests"
@@ -15,12 +15,12 @@ export function RequestsList() {
         <SelectInput
           label="Status"
           value={status}
-          onChange={(e) => setStatus(e.target.value)}
+          onChange={(e) => setStatus(e.target.value as RequestStatus | '')}
           options={[{ value: '', label: 'All' }, ...Object.keys(STATUS_TONE).map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))]}
         />
       }
     >
-      <ErrorBanner error={list.error} onRetry={() => void list.reload()} />
+      <ErrorBanner error={list.error?.message} onRetry={() => void list.refetch()} />
       {!list.data ? (
         <Spinner />
       ) : list.data.length === 0 ? (

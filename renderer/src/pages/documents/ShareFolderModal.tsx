@@ -1,44 +1,30 @@
 import { useState } from 'react';
-import { api, getCurrentEntity } from '../../api';
+import { client, invalidateEntity, unwrap } from '../../api';
 import { Button, ErrorBanner, Modal, Notice, SelectInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction } from '../../ui/hooks';
+import { useFolderGrants, useMembers } from './queries';
 import type { Folder } from './types';
-
-interface Grant {
-  id: string;
-  userId: string | null;
-  role: string | null;
-  name: string | null;
-  email: string | null;
-  level: 'view' | 'edit';
-}
-
-interface Member {
-  userId: string;
-  name: string;
-  email: string;
-  role: string;
-}
 
 /** Shares a folder with members or roles; a folder with grants is visible only to its grantees (and admins). */
 export function ShareFolderModal({ folder, onClose }: { folder: Folder; onClose: () => void }) {
-  const url = `/api/documents/folders/${folder.id}/grants`;
-  const grants = useAsync(() => api.get<Grant[]>(url), [folder.id]);
-  const members = useAsync(() => api.get<Member[]>(`/api/entities/${getCurrentEntity()}/members`));
+  const grants = useFolderGrants(folder.id);
+  const members = useMembers();
+  const path = { path: { folderId: folder.id } };
+  const refresh = () => invalidateEntity('documents', 'grants', folder.id);
   const [grantee, setGrantee] = useState('role:member');
   const [level, setLevel] = useState<'view' | 'edit'>('view');
   const add = useAction(async () => {
     const [kind, id] = grantee.split(':');
-    await api.post(url, kind === 'role' ? { role: id, level } : { userId: id, level });
-    await grants.reload();
+    await unwrap(client.POST('/api/documents/folders/{folderId}/grants', { params: path, body: kind === 'role' ? { role: id as 'member', level } : { userId: id, level } }));
+    await refresh();
   });
   const remove = useAction(async (grantId: string) => {
-    await api.delete(url, { grantId });
-    await grants.reload();
+    await unwrap(client.DELETE('/api/documents/folders/{folderId}/grants', { params: path, body: { grantId } }));
+    await refresh();
   });
   return (
     <Modal title={`Share “${folder.name}”`} onClose={onClose} footer={<Button onClick={onClose}>Done</Button>}>
-      <ErrorBanner error={grants.error ?? members.error ?? add.error ?? remove.error} />
+      <ErrorBanner error={grants.error?.message ?? members.error?.message ?? add.error ?? remove.error} />
       {grants.data?.length === 0 ? (
         <Notice>Everyone in this entity can see this folder. Add a grant to restrict it to the people you choose (owners and admins always see it).</Notice>
       ) : (

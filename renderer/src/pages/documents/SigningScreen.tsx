@@ -1,15 +1,17 @@
-import { useRef, useState, type CSSProperties, type MouseEvent } from 'react';
-import { api } from '../../api';
-import { Badge, Button, Card, ErrorBanner, Modal, Notice, Spinner, TextArea } from '../../ui/components';
-import { formatDateTime, useAction, useAsync } from '../../ui/hooks';
+import { useRef, useState, type MouseEvent } from 'react';
+import { client, unwrap, type ApiBody } from '../../api';
+import { Badge, Button, Card, ErrorBanner, Notice, Spinner } from '../../ui/components';
+import { formatDateTime, useAction } from '../../ui/hooks';
 import { downloadSignedPdf } from './docs-api';
 import { FieldInputModal } from './FieldInputModal';
 import { PdfPages } from './PdfPages';
+import { setSigningView, useSigningView } from './queries';
+import { DeclineModal, SigningGuide, ZoomBar } from './SigningParts';
+import { isImage, SigningFieldControl } from './SigningFieldControl';
 import { FIELD_LABELS, STATUS_TONE, type Field, type SigningView } from './types';
 
 /** Filled in from the signer's details; shown but not edited. */
 const READ_ONLY: Field['type'][] = ['name', 'email'];
-const ZOOMS = [1, 1.5, 2, 2.5];
 
 /** Reading order: page by page, top to bottom, left to right within a line. */
 function readingOrder(a: Field, b: Field): number {
@@ -18,7 +20,6 @@ function readingOrder(a: Field, b: Field): number {
   return a.x - b.x;
 }
 
-const isImage = (v: unknown): v is string => typeof v === 'string' && v.startsWith('data:image/png');
 
 /**
  * The signer's view: fill the fields on the document, then finish, or decline.
@@ -32,22 +33,20 @@ const isImage = (v: unknown): v is string => typeof v === 'string' && v.startsWi
  * records the signing as in person and does not count the host opening it as the signer viewing it.
  */
 export function SigningScreen({ token, inPerson = false, onFinished }: { token: string; inPerson?: boolean; onFinished?: (view: SigningView) => void }) {
-  const query = inPerson ? { inPerson: 'true' } : undefined;
-  const view = useAsync(() => api.get<SigningView>(`/api/sign/${token}`, query), [token, inPerson]);
+  const view = useSigningView(token, inPerson);
   const [values, setValues] = useState<Record<string, string | boolean>>({});
   const [editing, setEditing] = useState<{ field: Field; mode: 'draw' | 'type' } | null>(null);
   const [declining, setDeclining] = useState(false);
-  const [reason, setReason] = useState('');
   const [zoom, setZoom] = useState(1);
   const [current, setCurrent] = useState(-1);
   const controls = useRef(new Map<string, HTMLButtonElement>());
-  const submit = useAction(async (body: unknown) => {
-    const result = await api.post<SigningView>(`/api/sign/${token}`, body, query);
-    view.setData(result);
+  const submit = useAction(async (body: ApiBody<'/api/sign/{token}'>) => {
+    const result = await unwrap(client.POST('/api/sign/{token}', { params: { path: { token }, query: inPerson ? { inPerson: 'true' } : {} }, body }));
+    setSigningView(token, inPerson, result);
     onFinished?.(result);
   });
-  const download = useAction(() => downloadSignedPdf(`/api/sign/${token}/document`, view.data!.request.documentName));
-  if (view.error) return <ErrorBanner error={view.error} />;
+  const download = useAction(() => downloadSignedPdf({ signing: token }, view.data!.request.documentName));
+  if (view.error) return <ErrorBanner error={view.error.message} />;
   if (!view.data) return <Spinner />;
   const v = view.data;
   const today = new Date().toISOString().slice(0, 10);
@@ -104,54 +103,26 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
       .map((f) => {
         const value = display(f);
         const can = editable(f);
-        const filled = can ? isFilled(f) : Boolean(value);
         const index = fillable.indexOf(f);
-        const style: CSSProperties = { left: `${f.x * 100}%`, top: `${f.y * 100}%`, width: `${f.width * 100}%`, height: `${f.height * 100}%` };
-        const common = {
-          ref: (el: HTMLButtonElement | null) => {
-            if (el) controls.current.set(f.id, el);
-            else controls.current.delete(f.id);
-          },
-          type: 'button' as const,
-          style,
-          className: `field-box signing-field ${can ? 'fillable' : ''} ${filled ? 'filled' : ''} ${index >= 0 && index === current ? 'current' : ''}`,
-          'data-testid': 'field-box',
-          'data-field-type': f.type,
-          onFocus: () => index >= 0 && setCurrent(index),
-        };
-        if (f.type === 'checkbox') {
-          const checked = value === true || value === 'true';
-          return (
-            <button
-              key={f.id}
-              {...common}
-              role="checkbox"
-              aria-checked={checked}
-              aria-required={f.required && can}
-              aria-label={nameOf(f)}
-              aria-disabled={!can || undefined}
-              onClick={can ? () => setValues({ ...values, [f.id]: values[f.id] !== true }) : undefined}
-            >
-              <span className="field-content" aria-hidden>
-                {checked ? '☑' : '☐'}
-              </span>
-            </button>
-          );
-        }
         return (
-          <button key={f.id} {...common} aria-label={`${nameOf(f)}: ${stateOf(f, value)}`} aria-haspopup={can ? 'dialog' : undefined} aria-disabled={!can || undefined} onClick={can ? (e) => open(f, e) : undefined}>
-            <span className="field-content" aria-hidden>
-              {isImage(value) ? (
-                <img src={value} alt="" />
-              ) : (
-                <span className={value && (f.type === 'signature' || f.type === 'initials') ? 'typed-signature' : undefined}>{value ? String(value) : `${FIELD_LABELS[f.type]}${f.required ? ' *' : ''}`}</span>
-              )}
-            </span>
-          </button>
+          <SigningFieldControl
+            key={f.id}
+            field={f}
+            value={value}
+            editable={can}
+            filled={can ? isFilled(f) : Boolean(value)}
+            isCurrent={index >= 0 && index === current}
+            label={f.type === 'checkbox' ? nameOf(f) : `${nameOf(f)}: ${stateOf(f, value)}`}
+            register={(el) => {
+              if (el) controls.current.set(f.id, el);
+              else controls.current.delete(f.id);
+            }}
+            onFocus={() => index >= 0 && setCurrent(index)}
+            onActivate={f.type === 'checkbox' ? () => setValues({ ...values, [f.id]: values[f.id] !== true }) : (e) => open(f, e)}
+          />
         );
       });
 
-  const zoomIndex = ZOOMS.indexOf(zoom);
   return (
     <div className="stack signing-screen">
       <Card
@@ -184,44 +155,9 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
         {v.canSign && fillable.length > 0 && <p className="muted">Tap or tab to each highlighted field to fill it, or use “Next field”.</p>}
         <ErrorBanner error={submit.error ?? download.error} />
       </Card>
-      <div className="zoom-bar" role="group" aria-label="Zoom">
-        <Button variant="ghost" aria-label="Zoom out" disabled={zoomIndex <= 0} onClick={() => setZoom(ZOOMS[zoomIndex - 1])}>
-          −
-        </Button>
-        <span aria-live="polite">{Math.round(zoom * 100)}%</span>
-        <Button variant="ghost" aria-label="Zoom in" disabled={zoomIndex >= ZOOMS.length - 1} onClick={() => setZoom(ZOOMS[zoomIndex + 1])}>
-          +
-        </Button>
-        {zoom !== 1 && (
-          <Button variant="ghost" onClick={() => setZoom(1)}>
-            Fit width
-          </Button>
-        )}
-      </div>
-      <PdfPages key={v.request.status} path={`/api/sign/${token}/document`} width={720} fit zoom={zoom} overlay={v.request.status === 'completed' ? undefined : overlay} />
-      {v.canSign && (
-        <div className="signing-guide" role="region" aria-label="Signing progress">
-          <div className="grow">
-            <div aria-live="polite" data-testid="signing-progress">
-              {fillable.length === 0 ? 'Nothing to fill in' : current >= 0 ? `Field ${current + 1} of ${fillable.length}` : `${fillable.length} field${fillable.length === 1 ? '' : 's'} to fill`}
-              {fillable.length > 0 && <span className="muted"> · {missing.length === 0 ? 'ready to finish' : `${missing.length} required left`}</span>}
-            </div>
-            {fillable.length > 0 && (
-              <div className="progress" role="progressbar" aria-label="Fields filled" aria-valuemin={0} aria-valuemax={fillable.length} aria-valuenow={done}>
-                <div style={{ width: `${(done / fillable.length) * 100}%` }} />
-              </div>
-            )}
-          </div>
-          {fillable.length > 0 && (
-            <Button variant={missing.length > 0 ? 'primary' : 'secondary'} onClick={next}>
-              Next field
-            </Button>
-          )}
-          <Button variant="primary" busy={submit.pending} disabled={missing.length > 0} onClick={finish}>
-            Finish signing
-          </Button>
-        </div>
-      )}
+      <ZoomBar zoom={zoom} onZoom={setZoom} />
+      <PdfPages key={v.request.status} source={{ signing: token }} width={720} fit zoom={zoom} overlay={v.request.status === 'completed' ? undefined : overlay} />
+      {v.canSign && <SigningGuide fillable={fillable.length} current={current} missing={missing.length} done={done} finishing={submit.pending} onNext={next} onFinish={finish} />}
       {editing && (
         <FieldInputModal
           field={editing.field}
@@ -235,19 +171,7 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
           }}
         />
       )}
-      {declining && (
-        <Modal
-          title="Decline to sign"
-          onClose={() => setDeclining(false)}
-          footer={
-            <Button variant="danger" disabled={!reason.trim()} busy={submit.pending} onClick={() => void submit.run({ action: 'decline', reason }).then(() => setDeclining(false))}>
-              Decline
-            </Button>
-          }
-        >
-          <TextArea label="Reason (shared with the sender)" value={reason} onChange={(e) => setReason(e.target.value)} rows={3} />
-        </Modal>
-      )}
+      {declining && <DeclineModal busy={submit.pending} onClose={() => setDeclining(false)} onDecline={(reason) => void submit.run({ action: 'decline', reason }).then(() => setDeclining(false))} />}
     </div>
   );
 }

@@ -1,22 +1,29 @@
-import { ApiError, getCurrentEntity } from '../../api';
+/** Documents' PDF downloads and uploads over the typed client (binary bodies, which `unwrap` alone does not name). */
+import { ApiError, apiHref, client, getCurrentEntity, unwrap } from '../../api';
 import type { DocumentItem } from './types';
 
-/** Fetches a PDF the API serves (document content, sealed document, signer's copy). */
-export async function fetchPdf(path: string): Promise<ArrayBuffer> {
-  return (await fetchPdfFile(path)).data;
+/** Where a PDF comes from: a stored document, a signer's view (by token), or a request's sealed copy. */
+export type PdfSource = { document: string } | { signing: string } | { sealed: string };
+
+export const pdfKey = (source: PdfSource) => JSON.stringify(source);
+
+function getPdf(source: PdfSource) {
+  const parseAs = 'arrayBuffer' as const;
+  if ('document' in source) return client.GET('/api/documents/{documentId}/content', { params: { path: { documentId: source.document } }, parseAs });
+  if ('signing' in source) return client.GET('/api/sign/{token}/document', { params: { path: { token: source.signing } }, parseAs });
+  return client.GET('/api/documents/signature-requests/{requestId}/document', { params: { path: { requestId: source.sealed } }, parseAs });
 }
 
 /** A PDF with the file name the server gives it (Content-Disposition), e.g. "Lease (signed).pdf". */
-export async function fetchPdfFile(path: string): Promise<{ data: ArrayBuffer; name: string | null }> {
-  const headers: Record<string, string> = {};
-  const entity = getCurrentEntity();
-  if (entity && !path.startsWith('/api/sign/')) headers['x-entity-id'] = entity;
-  const res = await fetch(path, { headers, credentials: 'same-origin' });
-  if (!res.ok) {
-    const body = await res.json().catch(() => ({}));
-    throw new ApiError(res.status, body.error ?? res.statusText);
-  }
-  return { data: await res.arrayBuffer(), name: fileNameOf(res.headers.get('content-disposition')) };
+export async function fetchPdfFile(source: PdfSource): Promise<{ data: ArrayBuffer; name: string | null }> {
+  let disposition: string | null = null;
+  const data = await unwrap(
+    getPdf(source).then((answer) => {
+      disposition = answer.response.headers.get('content-disposition');
+      return answer as { data?: ArrayBuffer; error?: unknown; response: Response };
+    }),
+  );
+  return { data, name: fileNameOf(disposition) };
 }
 
 function fileNameOf(disposition: string | null): string | null {
@@ -33,9 +40,7 @@ function fileNameOf(disposition: string | null): string | null {
 export function uploadDocument(file: File, folderId: string | null, onProgress: (fraction: number) => void): Promise<DocumentItem> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    const qs = new URLSearchParams({ name: file.name });
-    if (folderId) qs.set('folderId', folderId);
-    xhr.open('POST', `/api/documents?${qs}`);
+    xhr.open('POST', apiHref('/api/documents', {}, { entityId: null, name: file.name, folderId }));
     xhr.setRequestHeader('content-type', 'application/pdf');
     const entity = getCurrentEntity();
     if (entity) xhr.setRequestHeader('x-entity-id', entity);
@@ -59,14 +64,13 @@ export function downloadBlob(data: ArrayBuffer, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-
 /** "Lease.pdf" → "Lease (signed).pdf": the sealed PDF's name, as the server files and sends it. */
 export function signedName(name: string): string {
   return `${name.replace(/\.pdf$/i, '')} (signed).pdf`;
 }
 
 /** Downloads the sealed PDF under the name the server gives it ("<name> (signed).pdf"). */
-export async function downloadSignedPdf(path: string, documentName: string): Promise<void> {
-  const file = await fetchPdfFile(path);
+export async function downloadSignedPdf(source: PdfSource, documentName: string): Promise<void> {
+  const file = await fetchPdfFile(source);
   downloadBlob(file.data, file.name ?? signedName(documentName));
 }

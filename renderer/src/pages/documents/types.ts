@@ -1,118 +1,20 @@
-export interface PageSize {
-  width: number;
-  height: number;
-}
+import type { Schema } from '../../api';
 
-export interface DocumentItem {
-  id: string;
-  folderId: string | null;
-  name: string;
-  sha256: string;
-  size: number;
-  pageCount: number;
-  pages: PageSize[];
-  position: number | null;
-  /** Set on the signed copy filed back when a signature request completed. */
-  signedFromRequestId: string | null;
-  originalDocumentId: string | null;
-  createdAt: string;
-}
-
-export interface Folder {
-  id: string;
-  name: string;
-  description: string;
-  parentId: string | null;
-  color: string;
-  icon: string;
-  access: 'view' | 'edit';
-}
-
-export type RequestStatus = 'draft' | 'sent' | 'completed' | 'cancelled' | 'declined' | 'expired';
-export type SignerRole = 'signer' | 'approver' | 'viewer' | 'cc';
-export type FieldType = 'signature' | 'initials' | 'name' | 'email' | 'date' | 'text' | 'checkbox';
-
-export interface RequestListItem {
-  id: string;
-  title: string;
-  status: RequestStatus;
-  documentId: string;
-  documentName: string;
-  dueDate: string | null;
-  completedAt: string | null;
-  createdAt: string;
-}
-
-export interface Signer {
-  id: string;
-  name: string;
-  email: string;
-  role: SignerRole;
-  order: number;
-  status: 'pending' | 'signed' | 'declined';
-  sentAt: string | null;
-  viewedAt: string | null;
-  signedAt: string | null;
-  declinedAt: string | null;
-  declineReason: string | null;
-  lastNotifiedAt: string | null;
-  remindersSent: number;
-  fieldCount: number;
-}
-
-export interface AuditEntry {
-  id: string;
-  seq: number;
-  type: string;
-  actor: { type: string; id: string | null; name: string };
-  ip: string | null;
-  userAgent: string | null;
-  data: Record<string, unknown>;
-  createdAt: string;
-  hash: string;
-}
-
-export interface SignatureRequest extends RequestListItem {
-  message: string;
-  signingOrder: 'parallel' | 'sequential';
-  /** Signing links point at the hosted instance's public pages. */
-  publicSigning: boolean;
-  sentAt: string | null;
-  signedDocumentSha256: string | null;
-  /** The signed copy filed in Documents on completion, while it exists. */
-  signedDocumentId: string | null;
-  signers: Signer[];
-  auditLog: AuditEntry[];
-}
-
-export interface Field {
-  id: string;
-  signerId: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string | null;
-  value: string | null;
-}
-
-export interface SigningView {
-  request: { id: string; title: string; message: string; status: RequestStatus; documentName: string; pageCount: number; pages: PageSize[]; dueDate: string | null; senderName: string | null; completedAt: string | null };
-  signer: { id: string; name: string; email: string; role: SignerRole; status: 'pending' | 'signed' | 'declined'; signedAt: string | null };
-  fields: Field[];
-  canSign: boolean;
-  waitingFor: string[];
-}
-
-export interface Party {
-  name: string;
-  email: string;
-  isMember: boolean;
-  lastUsedAt: string | null;
-}
+// The server's own shapes (generated from its OpenAPI document), so a change of API shape shows up here at compile time.
+export type PageSize = Schema<'PageSize'>;
+export type DocumentItem = Schema<'Document'>;
+export type Folder = Schema<'Folder'>;
+export type RequestStatus = Schema<'SignatureRequestStatus'>;
+export type RequestListItem = Schema<'SignatureRequestListItem'>;
+export type SignatureRequest = Schema<'SignatureRequest'>;
+export type Signer = Schema<'Signer'>;
+export type SignerRole = Signer['role'];
+export type AuditEntry = Schema<'AuditEntry'>;
+export type Field = Schema<'SignatureField'>;
+export type FieldType = Field['type'];
+export type SigningView = Schema<'SigningView'>;
+export type Party = Schema<'SignatureParty'>;
+export type FolderGrant = Schema<'FolderGrant'>;
 
 export const STATUS_TONE: Record<RequestStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'red' | 'violet'> = {
   draft: 'neutral',

@@ -1,23 +1,20 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap } from '../../api';
 import { Button, EmptyState, ErrorBanner, Modal, Spinner, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
-import { useCategories, type Category } from './useCategories';
+import { CATEGORIES_KEY, useCategories } from './queries';
+import type { Category } from './types';
 
 /** Create, rename and delete ticket categories. Names are unique per entity; a used category cannot be deleted. */
-export function CategoriesModal({ onClose, onChanged }: { onClose: () => void; onChanged: () => void }) {
+export function CategoriesModal({ onClose }: { onClose: () => void }) {
   const categories = useCategories();
   const [name, setName] = useState('');
   const add = useAction(async () => {
-    await api.post<Category>('/api/helpdesk/categories', { name });
+    await unwrap(client.POST('/api/helpdesk/categories', { body: { name } }));
     setName('');
-    await categories.reload();
-    onChanged();
+    await invalidateEntity(...CATEGORIES_KEY);
   });
-  const changed = async () => {
-    await categories.reload();
-    onChanged();
-  };
+  const changed = () => invalidateEntity(...CATEGORIES_KEY);
   return (
     <Modal
       title="Categories"
@@ -36,8 +33,8 @@ export function CategoriesModal({ onClose, onChanged }: { onClose: () => void; o
           </Button>
         </form>
         <ErrorBanner error={add.error} />
-        <ErrorBanner error={categories.error} onRetry={() => void categories.reload()} />
-        {categories.loading && !categories.data ? (
+        <ErrorBanner error={categories.error?.message} onRetry={() => void categories.refetch()} />
+        {categories.isPending ? (
           <Spinner />
         ) : categories.data?.length === 0 ? (
           <EmptyState title="No categories yet" icon="🏷">
@@ -56,11 +53,11 @@ export function CategoriesModal({ onClose, onChanged }: { onClose: () => void; o
 function CategoryRow({ category, onChanged }: { category: Category; onChanged: () => void }) {
   const [name, setName] = useState(category.name);
   const rename = useAction(async () => {
-    await api.patch(`/api/helpdesk/categories/${category.id}`, { name });
+    await unwrap(client.PATCH('/api/helpdesk/categories/{categoryId}', { params: { path: { categoryId: category.id } }, body: { name } }));
     onChanged();
   });
   const remove = useAction(async () => {
-    await api.delete(`/api/helpdesk/categories/${category.id}`);
+    await unwrap(client.DELETE('/api/helpdesk/categories/{categoryId}', { params: { path: { categoryId: category.id } } }));
     onChanged();
   });
   const error = rename.error ?? remove.error;

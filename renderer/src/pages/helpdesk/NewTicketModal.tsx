@@ -1,26 +1,28 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap, type ApiBody } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea, TextInput } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { CHANNELS, PRIORITIES, type Member, type Ticket } from './types';
-import { useCategories } from './useCategories';
+import { TICKETS_KEY, useCategories } from './queries';
 
 export function NewTicketModal({ members, onClose, onCreated }: { members: Member[]; onClose: () => void; onCreated: (t: Ticket) => void }) {
   const [form, setForm] = useState({ subject: '', description: '', priority: 'normal', channel: 'web', contactName: '', contactEmail: '', assignedTo: '', categoryId: '' });
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
   const categories = useCategories();
   const create = useAction(async () => {
-    const body = {
+    const body: ApiBody<'/api/helpdesk/tickets'> = {
       subject: form.subject,
-      priority: form.priority,
-      channel: form.channel,
+      priority: form.priority as Ticket['priority'],
+      channel: form.channel as Ticket['channel'],
       ...(form.description.trim() ? { description: form.description } : {}),
       ...(form.contactName.trim() ? { contactName: form.contactName } : {}),
       ...(form.contactEmail.trim() ? { contactEmail: form.contactEmail } : {}),
       ...(form.assignedTo ? { assignedTo: form.assignedTo } : {}),
       ...(form.categoryId ? { categoryId: form.categoryId } : {}),
     };
-    onCreated(await api.post<Ticket>('/api/helpdesk/tickets', body));
+    const ticket = await unwrap(client.POST('/api/helpdesk/tickets', { body }));
+    await invalidateEntity(...TICKETS_KEY);
+    onCreated(ticket);
   });
   return (
     <Modal

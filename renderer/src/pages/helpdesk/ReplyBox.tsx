@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, ErrorBanner } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 
@@ -12,7 +12,7 @@ export function ReplyBox({ ticketId, mail, onSent }: { ticketId: string; mail: {
   const [body, setBody] = useState('');
   const [internal, setInternal] = useState(false);
   const send = useAction(async () => {
-    await api.post(`/api/helpdesk/tickets/${ticketId}/messages`, { body, isInternal: internal });
+    await unwrap(client.POST('/api/helpdesk/tickets/{ticketId}/messages', { params: { path: { ticketId } }, body: { body, isInternal: internal } }));
     setBody('');
     onSent();
   });

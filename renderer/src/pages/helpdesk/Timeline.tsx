@@ -1,4 +1,4 @@
-import { api, getCurrentEntity, withQuery } from '../../api';
+import { apiHref, client, unwrap } from '../../api';
 import { Badge, Button } from '../../ui/components';
 import { formatDateTime, useAction } from '../../ui/hooks';
 import type { MessageAttachment, MessageDelivery, TicketMessage } from './types';
@@ -49,12 +49,11 @@ export function Timeline({ ticketId, messages, canEdit, onChanged }: { ticketId:
 
 function Attachments({ ticketId, attachments }: { ticketId: string; attachments: MessageAttachment[] }) {
   // A plain link downloads with the session cookie; the entity travels in the query (QBH).
-  const entityId = getCurrentEntity() ?? undefined;
   return (
     <ul className="hd-attachments" aria-label="Attachments">
       {attachments.map((a) => (
         <li key={a.id}>
-          <a href={withQuery(`/api/helpdesk/tickets/${ticketId}/attachments/${a.id}`, { entityId })} download={a.filename}>
+          <a href={apiHref('/api/helpdesk/tickets/{ticketId}/attachments/{attachmentId}', { ticketId, attachmentId: a.id })} download={a.filename}>
             {a.filename}
           </a>{' '}
           <span className="muted">
@@ -68,7 +67,7 @@ function Attachments({ ticketId, attachments }: { ticketId: string; attachments:
 
 function Delivery({ ticketId, messageId, delivery, canEdit, onChanged }: { ticketId: string; messageId: string; delivery: MessageDelivery; canEdit: boolean; onChanged: () => void }) {
   const resend = useAction(async () => {
-    await api.post(`/api/helpdesk/tickets/${ticketId}/messages/${messageId}/resend`);
+    await unwrap(client.POST('/api/helpdesk/tickets/{ticketId}/messages/{messageId}/resend', { params: { path: { ticketId, messageId } } }));
     onChanged();
   });
   return (

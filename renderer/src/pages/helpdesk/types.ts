@@ -1,26 +1,20 @@
-import type { z } from 'zod';
-import type { messageSchema, ticketSchema } from '../../../../server/helpdesk/schemas';
-import type { mailboxSchema } from '../../../../server/helpdesk/mailbox-schemas';
+import type { Schema } from '../../api';
 
-// Derived from the server's zod schemas, so a change of the API shape shows up here at compile time.
-export type Ticket = z.output<typeof ticketSchema>;
+// The server's own shapes (generated from its OpenAPI document), so a change of API shape shows up here at compile time.
+export type Ticket = Schema<'Ticket'>;
+export type TicketWithMessages = Schema<'TicketWithMessages'>;
 export type TicketStatus = Ticket['status'];
 export type TicketPriority = Ticket['priority'];
 export type TicketChannel = Ticket['channel'];
-export type TicketMessage = z.output<typeof messageSchema>;
+export type TicketMessage = Schema<'TicketMessage'>;
 /** Set on public agent replies that are e-mailed to the contact. */
 export type MessageDelivery = NonNullable<TicketMessage['delivery']>;
 export type MessageAttachment = TicketMessage['attachments'][number];
 /** The entity's support mailbox (GET /api/helpdesk/mailbox). The IMAP password is never returned. */
-export type Mailbox = z.output<typeof mailboxSchema>;
+export type Mailbox = Schema<'HelpdeskMailbox'>;
 export type IncomingState = Mailbox['incoming']['state'];
-
-export interface Member {
-  userId: string;
-  name: string;
-  email: string;
-  role: string;
-}
+export type Member = Schema<'Member'>;
+export type Category = Schema<'TicketCategory'>;
 
 export const STATUSES: { value: TicketStatus; label: string; tone: 'blue' | 'violet' | 'amber' | 'green' | 'neutral' }[] = [
   { value: 'new', label: 'New', tone: 'blue' },

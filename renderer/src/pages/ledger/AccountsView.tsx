@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap } from '../../api';
 import { useSession } from '../../session';
 import { Badge, Button, Card, ErrorBanner, Modal, SelectInput, Spinner, TextInput } from '../../ui/components';
-import { useAction, useAsync, useSearchState } from '../../ui/hooks';
+import { useAction, useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
 import { ApprovalPolicyCard } from './ApprovalPolicyCard';
+import { useAccounts } from './queries';
 import type { Account } from './types';
 
 const TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
@@ -17,10 +18,10 @@ export function AccountsView() {
   const showArchived = params.archived === 'shown';
   const setShowArchived = (shown: boolean) => setParams({ archived: shown ? 'shown' : '' });
   const [adding, setAdding] = useState(false);
-  const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: showArchived ? 'true' : undefined }), [showArchived]);
+  const accounts = useAccounts(showArchived);
   const archive = useAction(async (a: Account) => {
-    await api.patch(`/api/ledger/accounts/${a.id}`, { archived: !a.archived });
-    await accounts.reload();
+    await unwrap(client.PATCH('/api/ledger/accounts/{accountId}', { params: { path: { accountId: a.id } }, body: { archived: !a.archived } }));
+    await invalidateEntity('ledger', 'accounts');
   });
   return (
     <div className="stack">
@@ -39,8 +40,8 @@ export function AccountsView() {
           </>
         }
       >
-        <ErrorBanner error={accounts.error ?? archive.error} />
-        {accounts.loading && !accounts.data ? (
+        <ErrorBanner error={accounts.error?.message ?? archive.error} />
+        {accounts.isPending ? (
           <Spinner />
         ) : (
           <table className="table" aria-label="Accounts">
@@ -79,7 +80,7 @@ export function AccountsView() {
         )}
       </Card>
       <ApprovalPolicyCard />
-      {adding && <NewAccountModal onClose={() => setAdding(false)} onCreated={() => (setAdding(false), void accounts.reload())} />}
+      {adding && <NewAccountModal onClose={() => setAdding(false)} onCreated={() => (setAdding(false), void invalidateEntity('ledger', 'accounts'))} />}
     </div>
   );
 }
@@ -89,7 +90,7 @@ function NewAccountModal({ onClose, onCreated }: { onClose: () => void; onCreate
   const [name, setName] = useState('');
   const [type, setType] = useState<(typeof TYPES)[number]>('expense');
   const submit = useAction(async () => {
-    await api.post('/api/ledger/accounts', { code, name, type });
+    await unwrap(client.POST('/api/ledger/accounts', { body: { code, name, type } }));
     onCreated();
   });
   return (

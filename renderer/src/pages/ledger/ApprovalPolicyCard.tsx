@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { client, entityKey, queryClient, unwrap, useEntityQuery } from '../../api';
 import { useSession } from '../../session';
 import { Button, Card, ErrorBanner, Notice, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
-import type { LedgerSettings } from './types';
+import { useAction } from '../../ui/hooks';
+
+const SETTINGS_KEY = ['ledger', 'settings'];
 
 /** Approval thresholds, edited as "USD 10000.00" lines. */
 export function ApprovalPolicyCard() {
   const session = useSession();
-  const settings = useAsync(() => api.get<LedgerSettings>('/api/ledger/settings'));
+  const settings = useEntityQuery(SETTINGS_KEY, () => unwrap(client.GET('/api/ledger/settings')));
   const [text, setText] = useState('');
   const [fourEyes, setFourEyes] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -24,7 +25,7 @@ export function ApprovalPolicyCard() {
       if (!currency || !amount) throw new Error(`Write each threshold as "CURRENCY amount", e.g. "USD 10000.00"`);
       approvalThresholds[currency.toUpperCase()] = amount;
     }
-    settings.setData(await api.put<LedgerSettings>('/api/ledger/settings', { approvalThresholds, requireSeparateApprover: fourEyes }));
+    queryClient.setQueryData(entityKey(...SETTINGS_KEY), await unwrap(client.PUT('/api/ledger/settings', { body: { approvalThresholds, requireSeparateApprover: fourEyes } })));
     setSaved(true);
   });
   const canEdit = session.can('LEDGER.APPROVE');
@@ -34,7 +35,7 @@ export function ApprovalPolicyCard() {
         <p className="muted" style={{ margin: 0 }}>
           Events whose entry moves at least this amount in a currency are held as <em>pending approval</em> until someone with approval rights approves them.
         </p>
-        <ErrorBanner error={settings.error ?? save.error} />
+        <ErrorBanner error={settings.error?.message ?? save.error} />
         {saved && <Notice kind="success">Saved.</Notice>}
         <TextInput label="Thresholds" placeholder="USD 10000.00, EUR 8000" value={text} disabled={!canEdit} onChange={(e) => (setText(e.target.value), setSaved(false))} hint="Leave empty to post everything at once." />
         <label className="checkbox">

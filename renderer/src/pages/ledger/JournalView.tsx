@@ -1,22 +1,22 @@
-import { api } from '../../api';
+import { keepPreviousData } from '@tanstack/react-query';
+import { apiHref, client, unwrap, useEntityQuery } from '../../api';
 import { Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
-import { pageNumber, useAsync, useSearchState } from '../../ui/hooks';
+import { pageNumber, useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
-import { useSession } from '../../session';
 import { JournalLines } from './JournalLines';
-import type { Account, JournalEntry } from './types';
+import { useAccounts } from './queries';
 
 const PAGE_SIZE = 20;
 
+/** Journal entries a page at a time (the server pages; the page number lives in the URL). */
 export function JournalView() {
-  const session = useSession();
   usePageTitle('Journal');
   const [params, setParams] = useSearchState({ account: '', page: '1' });
   const accountId = params.account;
   const page = pageNumber(params.page);
   const setPage = (next: (p: number) => number) => setParams({ page: next(page) });
-  const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts', { includeArchived: 'true' }));
-  const journal = useAsync(() => api.get<{ entries: JournalEntry[]; total: number }>('/api/ledger/journal', { accountId, page, pageSize: PAGE_SIZE }), [accountId, page]);
+  const accounts = useAccounts(true);
+  const journal = useEntityQuery(['ledger', 'journal', accountId, page], () => unwrap(client.GET('/api/ledger/journal', { params: { query: { accountId: accountId || undefined, page, pageSize: PAGE_SIZE } } })), { placeholderData: keepPreviousData });
   const total = journal.data?.total ?? 0;
   return (
     <div className="stack">
@@ -33,12 +33,12 @@ export function JournalView() {
           ))}
         </select>
         {/* A plain link: the browser downloads with the session cookie; the entity goes in the query. */}
-        <a className="btn btn-secondary" style={{ marginLeft: 'auto' }} href={`/api/ledger/journal.csv?${new URLSearchParams({ ...(session.entity ? { entityId: session.entity.id } : {}), ...(accountId ? { accountId } : {}) })}`} download>
+        <a className="btn btn-secondary" style={{ marginLeft: 'auto' }} href={apiHref('/api/ledger/journal.csv', {}, { accountId })} download>
           Export CSV
         </a>
       </div>
-      <ErrorBanner error={journal.error} onRetry={() => void journal.reload()} />
-      {journal.loading && !journal.data ? (
+      <ErrorBanner error={journal.error?.message} onRetry={() => void journal.refetch()} />
+      {journal.isPending ? (
         <Spinner />
       ) : total === 0 ? (
         <EmptyState icon="⚖" title="No journal entries" />

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ErrorSchema } from '@rjsf/utils';
-import { api } from '../../api';
+import { client, unwrap } from '../../api';
 import { Button, ErrorBanner, Modal, SelectInput, TextArea } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
-import type { EventType, LedgerEvent } from './types';
-import { PayloadForm, showFirstError, toErrorSchema, type EventCheck } from './PayloadForm';
+import { refreshLedger } from './queries';
+import type { EventType } from './types';
+import { PayloadForm, showFirstError, toErrorSchema } from './PayloadForm';
 
 /**
  * Records a business event by hand: pick a type, fill in the form its payload schema describes
@@ -57,12 +58,13 @@ export function NewEventModal({ types, onClose, onPosted }: { types: EventType[]
       }
     }
     // Checked first in both modes: untouched or mistyped fields never become a failed event.
-    const check = await api.post<EventCheck>('/api/ledger/events/check', { type, payload: parsed });
+    const check = await unwrap(client.POST('/api/ledger/events/check', { body: { type, payload: parsed as Record<string, unknown> } }));
     const { fields, general } = toErrorSchema(check.errors);
     setFieldErrors(fields);
     setEventErrors(mode === 'form' ? general : check.errors.map((e) => (e.path.length ? `${e.path.join('.')}: ${e.message}` : e.message)));
     if (check.outcome === 'failed') return;
-    const event = await api.post<LedgerEvent>('/api/ledger/events', { type, payload: parsed });
+    const event = await unwrap(client.POST('/api/ledger/events', { body: { type, payload: parsed as Record<string, unknown> } }));
+    await refreshLedger();
     onPosted(event.id);
   });
   return (

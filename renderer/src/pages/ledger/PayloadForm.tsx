@@ -2,7 +2,7 @@
 // "Reclassify": labelled fields, the type's example as placeholders, the server's check per field.
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema, UiSchema, ValidatorType } from '@rjsf/utils';
-import type { EventType } from './types';
+import type { EventCheck, EventType } from './types';
 
 /** "netAmount" → "Net amount": field labels in words. */
 const words = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])(?=[a-z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
@@ -35,10 +35,7 @@ const serverValidated: ValidatorType = {
   rawValidation: () => ({ errors: [] }),
 };
 
-export interface EventCheck {
-  outcome: 'posted' | 'pending_approval' | 'unposted' | 'failed';
-  errors: { path: (string | number)[]; message: string }[];
-}
+export type { EventCheck };
 
 /** The check's field errors as the form shows them, under each field; others for the banner. */
 export function toErrorSchema(errors: EventCheck['errors']): { fields: ErrorSchema | undefined; general: string[] } {

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ErrorSchema } from '@rjsf/utils';
-import { api } from '../../api';
+import { client, unwrap, useEntityQuery } from '../../api';
 import { Button, ErrorBanner, Modal, Notice, SelectInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
-import type { EventType, LedgerEventDetail, ReclassifyResult } from './types';
-import { PayloadForm, showFirstError, toErrorSchema, type EventCheck } from './PayloadForm';
+import { useAction } from '../../ui/hooks';
+import { refreshLedger } from './queries';
+import type { EventType, ReclassifyResult } from './types';
+import { PayloadForm, showFirstError, toErrorSchema } from './PayloadForm';
 import { prefillPayload, reclassifyChoices } from './reclassify-choices';
 import { ReclassifyResults } from './ReclassifyResults';
 
@@ -14,7 +15,7 @@ import { ReclassifyResults } from './ReclassifyResults';
  * per event.
  */
 export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds: string[]; types: EventType[]; onClose: () => void; onDone: () => void }) {
-  const events = useAsync(() => Promise.all(eventIds.map((id) => api.get<LedgerEventDetail>(`/api/ledger/events/${id}`))), [eventIds.join()]);
+  const events = useEntityQuery(['ledger', 'reclassify-selection', eventIds], () => Promise.all(eventIds.map((eventId) => unwrap(client.GET('/api/ledger/events/{eventId}', { params: { path: { eventId } } })))));
   const { choices, mixed } = reclassifyChoices(types, events.data ?? []);
   const [newEventType, setNewEventType] = useState('');
   const chosen = newEventType || choices[0]?.type || '';
@@ -37,23 +38,25 @@ export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds
   };
   const submit = useAction(async () => {
     if (single) {
-      const check = await api.post<EventCheck>('/api/ledger/events/check', { type: chosen, payload });
+      const check = await unwrap(client.POST('/api/ledger/events/check', { body: { type: chosen, payload } }));
       const { fields, general } = toErrorSchema(check.errors);
       setFieldErrors(fields);
       setEventErrors(general);
       if (check.outcome === 'failed') return;
     }
     const body = { eventIds, newEventType: chosen, ...(single ? { payloads: { [single.id]: payload } } : {}) };
-    setResult(await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', body));
+    setResult(await unwrap(client.POST('/api/ledger/events/batch-reclassify', { body })));
     onDone();
+    await refreshLedger();
   });
   // Events refused because the correction would leave a balance impossible: the person decides.
   const refused = result?.results.filter((r) => r.impossibleBalances?.length).map((r) => r.eventId) ?? [];
   const force = useAction(async () => {
     const forced = { eventIds: refused, newEventType: chosen, force: true, ...(single ? { payloads: { [single.id]: payload } } : {}) };
-    const r = await api.post<ReclassifyResult>('/api/ledger/events/batch-reclassify', forced);
+    const r = await unwrap(client.POST('/api/ledger/events/batch-reclassify', { body: forced }));
     setResult((prev) => prev && { summary: { total: prev.summary.total, succeeded: prev.summary.succeeded + r.summary.succeeded, failed: prev.summary.failed - r.summary.succeeded }, results: prev.results.map((x) => r.results.find((y) => y.eventId === x.eventId) ?? x) });
     onDone();
+    await refreshLedger();
   });
   const footer = result ? (
     <>
@@ -76,7 +79,7 @@ export function ReclassifyModal({ eventIds, types, onClose, onDone }: { eventIds
   );
   return (
     <Modal title="Reclassify events" onClose={onClose} footer={footer}>
-      <ErrorBanner error={submit.error ?? force.error ?? events.error} />
+      <ErrorBanner error={submit.error ?? force.error ?? events.error?.message} />
       {result ? (
         <ReclassifyResults result={result} />
       ) : !events.data ? (

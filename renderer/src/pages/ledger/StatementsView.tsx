@@ -1,11 +1,12 @@
 import { Money, currencyLabel } from '../../ui/money';
-import { api } from '../../api';
+import { keepPreviousData } from '@tanstack/react-query';
+import { client, unwrap, useEntityQuery } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
-import { useAsync, useSearchState } from '../../ui/hooks';
+import { useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
-import type { BalanceSheet, ProfitAndLoss } from './types';
+import type { ProfitAndLoss } from './types';
 
-type Section = { lines: { accountId: string; code: string; name: string; amount: string }[]; total: string };
+type Section = ProfitAndLoss['currencies'][number]['revenue'];
 
 /** Start (exclusive: the end of the day before) and end of the chosen days, UTC. */
 const startParam = (date: string) => (date ? new Date(Date.parse(`${date}T00:00:00.000Z`) - 1).toISOString() : undefined);
@@ -18,8 +19,8 @@ export function StatementsView() {
   const day = (v: string) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? v : '');
   const from = day(params.from);
   const to = day(params.to);
-  const pl = useAsync(() => api.get<ProfitAndLoss>('/api/ledger/reports/profit-and-loss', { from: startParam(from), to: endParam(to) }), [from, to]);
-  const bs = useAsync(() => api.get<BalanceSheet>('/api/ledger/reports/balance-sheet', { asOf: endParam(to) }), [to]);
+  const pl = useEntityQuery(['ledger', 'profit-and-loss', from, to], () => unwrap(client.GET('/api/ledger/reports/profit-and-loss', { params: { query: { from: startParam(from), to: endParam(to) } } })), { placeholderData: keepPreviousData });
+  const bs = useEntityQuery(['ledger', 'balance-sheet', to], () => unwrap(client.GET('/api/ledger/reports/balance-sheet', { params: { query: { asOf: endParam(to) } } })), { placeholderData: keepPreviousData });
   return (
     <div className="stack">
       <div className="row" style={{ alignItems: 'flex-end' }}>
@@ -31,8 +32,8 @@ export function StatementsView() {
         </div>
         <span className="muted">The balance sheet is as of the end of “To” (today when empty). Currencies are never added together.</span>
       </div>
-      <ErrorBanner error={pl.error ?? bs.error} onRetry={() => void Promise.all([pl.reload(), bs.reload()])} />
-      {(pl.loading && !pl.data) || (bs.loading && !bs.data) ? (
+      <ErrorBanner error={pl.error?.message ?? bs.error?.message} onRetry={() => void Promise.all([pl.refetch(), bs.refetch()])} />
+      {pl.isPending || bs.isPending ? (
         <Spinner />
       ) : !pl.data?.currencies.length && !bs.data?.currencies.length ? (
         <EmptyState icon="⚖" title="Nothing posted yet">

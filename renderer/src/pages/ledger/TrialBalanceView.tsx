@@ -1,9 +1,9 @@
 import { Money, currencyLabel } from '../../ui/money';
-import { api } from '../../api';
+import { keepPreviousData } from '@tanstack/react-query';
+import { client, unwrap, useEntityQuery } from '../../api';
 import { EmptyState, ErrorBanner, Spinner, TextInput } from '../../ui/components';
-import { useAsync, useSearchState } from '../../ui/hooks';
+import { useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
-import type { TrialBalance } from './types';
 
 /** End of the chosen day (UTC), or now. */
 const asOfParam = (date: string) => (date ? `${date}T23:59:59.999Z` : undefined);
@@ -13,7 +13,7 @@ export function TrialBalanceView() {
   const [params, setParams] = useSearchState({ asOf: '' });
   const date = /^\d{4}-\d{2}-\d{2}$/.test(params.asOf) ? params.asOf : '';
   const setDate = (asOf: string) => setParams({ asOf }, { replace: true });
-  const tb = useAsync(() => api.get<TrialBalance>('/api/ledger/trial-balance', { asOf: asOfParam(date) }), [date]);
+  const tb = useEntityQuery(['ledger', 'trial-balance', date], () => unwrap(client.GET('/api/ledger/trial-balance', { params: { query: { asOf: asOfParam(date) } } })), { placeholderData: keepPreviousData });
   const currencies = tb.data?.totals.map((t) => t.currency) ?? [];
   return (
     <div className="stack">
@@ -23,8 +23,8 @@ export function TrialBalanceView() {
         </div>
         {tb.data && <span className="muted">Totals per currency always balance: debits equal credits.</span>}
       </div>
-      <ErrorBanner error={tb.error} onRetry={() => void tb.reload()} />
-      {tb.loading && !tb.data ? (
+      <ErrorBanner error={tb.error?.message} onRetry={() => void tb.refetch()} />
+      {tb.isPending ? (
         <Spinner />
       ) : !tb.data || tb.data.rows.length === 0 ? (
         <EmptyState icon="⚖" title="Nothing posted yet">

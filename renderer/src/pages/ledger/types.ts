@@ -1,32 +1,20 @@
-import type { z } from 'zod';
-import type {
-  accountSchema,
-  batchReclassifyResponse,
-  eventPageSchema,
-  eventTypeSchema,
-  journalEntrySchema,
-  ledgerEventDetailSchema,
-  ledgerEventSchema,
-  settingsSchema,
-  statusCountsSchema,
-  trialBalanceResponse,
-  profitAndLossResponse,
-  balanceSheetResponse,
-} from '../../../../server/ledger/schemas';
+import type { Schema } from '../../api';
 
-export type LedgerEvent = z.output<typeof ledgerEventSchema>;
-export type LedgerEventDetail = z.output<typeof ledgerEventDetailSchema>;
-export type EventPage = z.output<typeof eventPageSchema>;
-export type StatusCounts = z.output<typeof statusCountsSchema>;
-export type EventType = z.output<typeof eventTypeSchema>;
-export type JournalEntry = z.output<typeof journalEntrySchema>;
-export type Account = z.output<typeof accountSchema>;
-export type TrialBalance = z.output<typeof trialBalanceResponse>;
-export type ProfitAndLoss = z.output<typeof profitAndLossResponse>;
-export type BalanceSheet = z.output<typeof balanceSheetResponse>;
-export type ReclassifyResult = z.output<typeof batchReclassifyResponse>;
-export type LedgerSettings = z.output<typeof settingsSchema>;
-export type PostingStatus = LedgerEvent['postingStatus'];
+// The server's own shapes (generated from its OpenAPI document), so a change of API shape shows up here at compile time.
+export type LedgerEvent = Schema<'LedgerEvent'>;
+export type LedgerEventDetail = Schema<'LedgerEventDetail'>;
+export type EventPage = Schema<'LedgerEventPage'>;
+export type StatusCounts = Schema<'LedgerStatusCounts'>;
+export type EventType = Schema<'LedgerEventType'>;
+export type JournalEntry = Schema<'LedgerJournalEntry'>;
+export type Account = Schema<'LedgerAccount'>;
+export type TrialBalance = Schema<'LedgerTrialBalance'>;
+export type ProfitAndLoss = Schema<'LedgerProfitAndLoss'>;
+export type BalanceSheet = Schema<'LedgerBalanceSheet'>;
+export type ReclassifyResult = Schema<'LedgerBatchReclassifyResult'>;
+export type LedgerSettings = Schema<'LedgerSettings'>;
+export type EventCheck = Schema<'LedgerEventCheck'>;
+export type PostingStatus = Schema<'LedgerPostingStatus'>;
 
 export const STATUSES: { value: PostingStatus; label: string; tone: 'green' | 'amber' | 'violet' | 'red' | 'neutral' }[] = [
   { value: 'posted', label: 'Posted', tone: 'green' },

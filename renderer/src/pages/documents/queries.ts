@@ -1,0 +1,66 @@
+/** Documents' data, loaded and cached with TanStack Query (keys under the current entity and `documents`). */
+import { keepPreviousData } from '@tanstack/react-query';
+import { client, entityKey, getCurrentEntity, invalidateEntity, queryClient, unwrap, useEntityQuery } from '../../api';
+import type { Field, RequestStatus, SigningView } from './types';
+
+export const FOLDERS_KEY = ['documents', 'folders'];
+export const DOCUMENTS_KEY = ['documents', 'list'];
+export const requestKey = (requestId: string) => ['documents', 'request', requestId];
+const fieldsKey = (requestId: string) => ['documents', 'request-fields', requestId];
+
+export function useFolders() {
+  return useEntityQuery(FOLDERS_KEY, () => unwrap(client.GET('/api/documents/folders')));
+}
+
+/** A folder's documents (its manual order) or every visible one; the list shown stays while the next loads. */
+export function useDocuments(folderId: string | null, search: string) {
+  return useEntityQuery([...DOCUMENTS_KEY, folderId, search], () => unwrap(client.GET('/api/documents', { params: { query: { folderId: folderId ?? undefined, search: search || undefined } } })), { placeholderData: keepPreviousData });
+}
+export const refreshDocuments = () => invalidateEntity(...DOCUMENTS_KEY);
+
+export function useRequests(status: RequestStatus | '') {
+  return useEntityQuery(['documents', 'requests', status], () => unwrap(client.GET('/api/documents/signature-requests', { params: { query: { status: status || undefined } } })), { placeholderData: keepPreviousData });
+}
+
+export function useRequest(requestId: string) {
+  return useEntityQuery(requestKey(requestId), () => unwrap(client.GET('/api/documents/signature-requests/{requestId}', { params: { path: { requestId } } })));
+}
+export const refreshRequest = (requestId: string) => invalidateEntity(...requestKey(requestId));
+
+export function useRequestFields(requestId: string) {
+  return useEntityQuery(fieldsKey(requestId), () => unwrap(client.GET('/api/documents/signature-requests/{requestId}/fields', { params: { path: { requestId } } })));
+}
+/** Shows fields at once (a drag, a placed or removed field) before or without a refetch. */
+export function setRequestFields(requestId: string, update: (fields: Field[] | undefined) => Field[] | undefined) {
+  queryClient.setQueryData<Field[]>(entityKey(...fieldsKey(requestId)), update);
+}
+export const refreshRequestFields = (requestId: string) => invalidateEntity(...fieldsKey(requestId));
+
+export function useParties() {
+  return useEntityQuery(['documents', 'signature-parties'], () => unwrap(client.GET('/api/documents/signature-parties')));
+}
+
+export function useMailStatus() {
+  return useEntityQuery(['mail', 'status'], () => unwrap(client.GET('/api/mail/status')));
+}
+
+/** The audit trail's hash chain, checked again whenever it grows. */
+export function useAuditVerification(requestId: string, entries: number) {
+  return useEntityQuery(['documents', 'audit-verify', requestId, entries], () => unwrap(client.GET('/api/documents/signature-requests/{requestId}/audit-trail/verify', { params: { path: { requestId } } })));
+}
+
+export function useFolderGrants(folderId: string) {
+  return useEntityQuery(['documents', 'grants', folderId], () => unwrap(client.GET('/api/documents/folders/{folderId}/grants', { params: { path: { folderId } } })));
+}
+
+export function useMembers() {
+  return useEntityQuery(['members'], () => unwrap(client.GET('/api/entities/{entityId}/members', { params: { path: { entityId: getCurrentEntity() ?? '' } } })));
+}
+
+/** What a signer sees (by token); `inPerson` when a member hosts the signing on this device. */
+export function useSigningView(token: string, inPerson: boolean) {
+  return useEntityQuery(['sign', token, inPerson], () => unwrap(client.GET('/api/sign/{token}', { params: { path: { token }, query: inPerson ? { inPerson: 'true' } : {} } })));
+}
+export function setSigningView(token: string, inPerson: boolean, view: SigningView) {
+  queryClient.setQueryData(entityKey('sign', token, inPerson), view);
+}
