@@ -57,7 +57,9 @@ export function undoOrphaned(ctx: Context, tx: Db, chain: string, indexer: PoolI
     const undone = row.commitments.some((c) => goneCommitments.has(BigInt(c))) || row.nullifiers.some((n) => goneNullifiers.has(BigInt(n)));
     if (!undone) continue;
     tx.update(walletActivity).set({ status: 'failed', error: REORG_UNDONE, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
+    // Its first booking, or the one made when a block (now dropped) mined it again.
     reverseByKey(ctx, row.entityId, `wallet-activity:${row.id}`, REORG_UNDONE);
+    for (const hash of reorg.dropped) reverseByKey(ctx, row.entityId, `wallet-activity:${row.id}:${hash}`, REORG_UNDONE);
   }
 }
 
