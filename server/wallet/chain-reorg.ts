@@ -66,8 +66,16 @@ export function undoOrphaned(ctx: Context, tx: Db, chain: string, indexer: PoolI
 /** The public account's reconciliations read at blocks the chain no longer has. */
 export function reverseDroppedReconciliations(ctx: Context, chain: string, droppedHashes: string[]): void {
   for (const wallet of listEntityWallets(ctx)) {
-    for (const hash of droppedHashes) reverseByKey(ctx, wallet.entityId, reconcileKey(chain, hash), REORG_UNDONE);
+    for (const hash of droppedHashes) {
+      reverseByKey(ctx, wallet.entityId, reconcileKey(chain, hash), REORG_UNDONE);
+      reverseByKey(ctx, wallet.entityId, relayerReconcileKey(chain, hash), REORG_UNDONE);
+    }
   }
+}
+
+/** The relayer account's reconciliation at a block (its own key: both may post at one block). */
+export function relayerReconcileKey(chain: string, blockHash: string): string {
+  return `relayer-reconcile:${chain}:${blockHash}`;
 }
 
 /** Names the block by hash: a new chain behind the same name never repeats an old key. */

@@ -11,6 +11,7 @@ import { InvalidRootError, SpentNullifierError } from './errors.js';
 import { checkPoolState } from './relay.js';
 import { relayRecorded } from './relay-recorded.js';
 import { REORG_UNDONE } from './chain-reorg.js';
+import { retryableFailure } from './retry-rules.js';
 import { parseSpend, proveSpend, recordSpend, storedBundle, type Bundle } from './spend.js';
 import { walletActivity } from './tables.js';
 
@@ -40,6 +41,7 @@ export async function retryTransfer(ctx: Context, entityId: string, activityId: 
   if (row.status === 'confirmed') throw new ConflictError('This transfer is already confirmed');
   if (row.status === 'submitted') throw new ConflictError('This transfer was submitted: it confirms or fails by itself');
   if (row.error === REORG_UNDONE) throw new ConflictError('A transfer undone by a chain reorganisation is confirmed again if the chain includes it again');
+  if (row.status === 'failed' && !retryableFailure(row.error)) throw new ConflictError('Its notes were spent: sending it again could pay twice');
   const stored = storedBundle(ctx, entityId, row.id);
   if (stored && (await sameProofUsable(ctx, stored.bundle, row.chain))) {
     ctx.db.update(walletActivity).set({ status: 'proved', error: null, updatedAt: nowIso(ctx) }).where(eq(walletActivity.id, row.id)).run();
