@@ -16,7 +16,7 @@ import { INSTALL_RELAYER, knownRelayerAddress, relayerAccount } from './accounts
 import { sendCalls } from './bundler.js';
 import { nullifierKey } from './activity.js';
 import { assertRelayable, BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
-import { walletActivity, walletBundles, walletRelays } from './tables.js';
+import { walletActivity, walletBundles, walletRelayers, walletRelays } from './tables.js';
 import type { RelayPayload } from './schemas.js';
 import { linkedHostedUrl, submitToHosted } from './hosted-relay.js';
 
@@ -126,13 +126,15 @@ async function relayThroughHosted(ctx: Context, chain: ChainConfig, payload: Rel
 }
 
 /**
- * Who relays a bundle: the entity that proved it here, with its own relayer (the one bound into
- * the proof); any other bundle, the install's own relayer.
+ * Who relays a bundle: the relayer bound into its proof when it is one of this install's (a
+ * business's own — the one that proved it here, or that an outside sender named, as before any
+ * bundle was relayed by the install's one relayer); any other bundle, the install's own relayer.
  */
 function relayingEntity(ctx: Context, chain: ChainConfig, key: string, relayer: string): string {
   const proved = ctx.db.select({ entityId: walletActivity.entityId }).from(walletActivity).where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key))).get();
-  if (!proved) return INSTALL_RELAYER;
-  return knownRelayerAddress(ctx, proved.entityId, chain.name)?.toLowerCase() === relayer.toLowerCase() ? proved.entityId : INSTALL_RELAYER;
+  if (proved && knownRelayerAddress(ctx, proved.entityId, chain.name)?.toLowerCase() === relayer.toLowerCase()) return proved.entityId;
+  const named = ctx.db.select({ entityId: walletRelayers.entityId, address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).all();
+  return named.find((r) => r.address.toLowerCase() === relayer.toLowerCase())?.entityId ?? INSTALL_RELAYER;
 }
 
 type Tx = Parameters<Parameters<Context['db']['transaction']>[0]>[0];
