@@ -26,7 +26,7 @@ async function loadUncategorised(): Promise<LedgerEvent[]> {
 function refusal(result: ReclassifyResult | undefined): string {
   const first = result?.impossibleBalances?.[0];
   if (!first) return result?.message ?? 'Not rebooked';
-  return `Booking it so would leave ${first.name} (${first.code}) at ${first.balance} ${first.currency}. Was that invoice or bill already settled? Check its number, or choose what else it was.`;
+  return `Would leave ${first.name} (${first.code}) at ${first.balance} ${first.currency}: was that invoice or bill already settled? Check its number, or choose what else it was.`;
 }
 
 export function UncategorisedCard() {
