@@ -163,7 +163,9 @@ test('set up, shield, send privately to another business, balances update', asyn
   await screenshot(pageA, 'wallet-a');
   await screenshot(pageB, 'wallet-b');
 
-  // B unshields part of it to a fresh public address.
+  // B unshields part of it to a fresh public address, through B's own relayer (each business has its own).
+  await pageB.locator('[data-public-account="relayer"]').getByRole('button', { name: /Fund from the devnet/ }).click();
+  await expect(pageB.locator('[data-public-account="relayer"]').getByLabel('Relayer balance')).toHaveText('1 ETH');
   const fresh = privateKeyToAddress(generatePrivateKey());
   await pageB.getByRole('button', { name: 'Unshield' }).click();
   const unshield = pageB.getByRole('dialog', { name: 'Unshield to a public address' });
