@@ -9,6 +9,7 @@ export function listEventTypes() {
     description: d.description,
     schemaVersion: d.schemaVersion,
     posts: Boolean(d.post),
+    recordable: d.recordable !== false,
     flow: d.flow,
     rule: d.rule,
     payloadSchema: z.toJSONSchema(d.payload, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,

@@ -56,6 +56,12 @@ export function prepareValidEvent(input: PreparedEvent['input']): PreparedEvent 
   return { input, def, inputHash: hashInput(input) };
 }
 
+/** A type Bureau records itself (`recordable: false`) is refused when someone records it through the API or the form. */
+export function assertRecordable(prepared: PreparedEvent): PreparedEvent {
+  if (prepared.def.recordable === false) throw new BadRequestError(`"${prepared.input.type}" is recorded by Bureau itself (${prepared.def.title}), not by hand; reclassify such an event instead`);
+  return prepared;
+}
+
 /**
  * Posts a prepared event inside the caller's transaction (the entity's ledger already seeded):
  * an idempotent replay, a 409 for a reused key with other input, or a new processed event.

@@ -4,7 +4,7 @@ import { actorOf, type Auth } from '../auth/authenticate.js';
 import { UnauthorizedError } from '../http/errors.js';
 import * as s from './schemas.js';
 import { MAX_BATCH_EVENTS } from './schemas.js';
-import { prepareEvent, prepareValidEvent } from './post-event.js';
+import { assertRecordable, prepareEvent, prepareValidEvent } from './post-event.js';
 import type { PostEventInput } from './schemas.js';
 import { errorResult, MAX_WAITING_EVENTS, postEventGrouped, postGroup, type GroupItem } from './group-commit.js';
 import { countEventsByStatus, listEvents } from './list-events.js';
@@ -61,7 +61,7 @@ export const ledgerRoutes: RouteDef[] = [
       path: '/api/ledger/events',
       summary: 'Record a business event; the posting engine processes it at once',
       description:
-        'Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type\'s schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type` is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409. Events arriving together are committed together (one durable transaction, each event in its own savepoint); the response is sent once the event is committed.',
+        'Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type\'s schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type`, or one Bureau records itself (`recordable: false` in /api/ledger/event-types), is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409. Events arriving together are committed together (one durable transaction, each event in its own savepoint); the response is sent once the event is committed.',
       tags,
       access: post,
       body: s.postEventBody,
@@ -72,7 +72,7 @@ export const ledgerRoutes: RouteDef[] = [
     },
     async ({ ctx, res, auth, entityId, body, setStatus }) => {
       const { entityId: _ignored, ...input } = body;
-      const prepared = prepareValidEvent(input);
+      const prepared = assertRecordable(prepareValidEvent(input));
       const { event, replayed } = await postEventGrouped(ctx, { entityId, prepared, defaults: postDefaults(auth) });
       if (replayed) {
         setStatus(200);
@@ -101,7 +101,7 @@ export const ledgerRoutes: RouteDef[] = [
       const positions: number[] = [];
       body.events.forEach((raw, i) => {
         try {
-          items.push({ entityId, prepared: prepareEvent(raw as PostEventInput), defaults });
+          items.push({ entityId, prepared: assertRecordable(prepareEvent(raw as PostEventInput)), defaults });
           positions.push(i);
         } catch (error) {
           const { status, body: err } = errorResult(ctx, error);

@@ -225,6 +225,7 @@ export const eventTypeSchema = z
     description: z.string(),
     schemaVersion: z.string(),
     posts: z.boolean().meta({ description: 'False for types recorded as `unposted`' }),
+    recordable: z.boolean().meta({ description: 'False for types Bureau records itself (wallet transfers and payments, chain resets, relayer gas): POST /api/ledger/events refuses them (400), the record form does not offer them; they can be reclassified' }),
     flow: z.enum(['in', 'out', 'internal', 'none']).meta({
       description:
         'Which side of the business the type is about: `in` customers and money coming in (invoices, credit notes, receipts, owner contributions), `out` suppliers and money going out (bills, payments, expenses, refunds), `internal` between own accounts, `none` nothing posted. The UI offers reclassification to types of the same flow; the API accepts any posting type.',

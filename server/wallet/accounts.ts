@@ -29,24 +29,36 @@ export function knownAccountAddress(ctx: Context, entityId: string, chain: strin
 
 const relayerCache = new WeakMap<Context, Map<string, Promise<SmartAccount>>>();
 
-/** This install's relayer account on `chain` (key created and sealed on first use). */
-export function relayerAccount(ctx: Context, chain: ChainConfig): Promise<SmartAccount> {
+/** The install's own relayer (for bundles proved elsewhere); an entity's relayer is keyed by its id. */
+export const INSTALL_RELAYER = '';
+
+/**
+ * The entity's relayer account on `chain` (key created and sealed on first use): each business
+ * has its own, so businesses of one install are not tied together on chain by who relays them.
+ */
+export function relayerAccount(ctx: Context, chain: ChainConfig, entityId: string): Promise<SmartAccount> {
   let perCtx = relayerCache.get(ctx);
   if (!perCtx) relayerCache.set(ctx, (perCtx = new Map()));
-  return cachedPromise(perCtx, `${chain.name}|${chain.chainId}|${chain.entryPoint}`, () => loadRelayer(ctx, chain));
+  return cachedPromise(perCtx, `${chain.name}|${chain.chainId}|${chain.entryPoint}|${entityId}`, () => loadRelayer(ctx, chain, entityId));
 }
 
-async function loadRelayer(ctx: Context, chain: ChainConfig): Promise<SmartAccount> {
-  let row = ctx.db.select().from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get();
+/** The stored relayer address of the entity on `chain`, without touching the chain. */
+export function knownRelayerAddress(ctx: Context, entityId: string, chain: string): string | null {
+  return ctx.db.select({ address: walletRelayers.accountAddress }).from(walletRelayers).where(and(eq(walletRelayers.chain, chain), eq(walletRelayers.entityId, entityId))).get()?.address ?? null;
+}
+
+async function loadRelayer(ctx: Context, chain: ChainConfig, entityId: string): Promise<SmartAccount> {
+  const where = and(eq(walletRelayers.chain, chain.name), eq(walletRelayers.entityId, entityId));
+  let row = ctx.db.select().from(walletRelayers).where(where).get();
   const ownerKey = row ? (ctx.secrets.open(row.ownerKeySealed).toString('utf8') as Hex) : generatePrivateKey();
   const account = await smartAccountFor(chain, ownerKey);
   if (!row) {
-    row = { chain: chain.name, ownerKeySealed: ctx.secrets.seal(ownerKey), accountAddress: account.address, createdAt: nowIso(ctx) };
+    row = { chain: chain.name, entityId, ownerKeySealed: ctx.secrets.seal(ownerKey), accountAddress: account.address, createdAt: nowIso(ctx) };
     ctx.db.insert(walletRelayers).values(row).onConflictDoNothing().run();
-    const stored = ctx.db.select().from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get()!;
+    const stored = ctx.db.select().from(walletRelayers).where(where).get()!;
     if (stored.ownerKeySealed !== row.ownerKeySealed) return smartAccountFor(chain, ctx.secrets.open(stored.ownerKeySealed).toString('utf8') as Hex);
   } else if (row.accountAddress !== account.address) {
-    ctx.db.update(walletRelayers).set({ accountAddress: account.address }).where(eq(walletRelayers.chain, chain.name)).run();
+    ctx.db.update(walletRelayers).set({ accountAddress: account.address }).where(where).run();
   }
   return account;
 }

@@ -10,7 +10,9 @@ import { tokenInfo } from './tokens.js';
 import { parseToken } from './amounts.js';
 import { presentActivity, type ActivityKind } from './activity.js';
 import { heldElsewhere } from './holder.js';
-import { walletActivity, walletNotes } from './tables.js';
+import { walletActivity, walletBundles, walletNotes } from './tables.js';
+import { retryableFailure, STUCK_PROVED_MS } from './retry-rules.js';
+import type { ActivityRow } from './activity.js';
 import type { Address } from 'viem';
 
 /** Syncs before reading; a chain that cannot be reached still answers from what is stored. */
@@ -73,7 +75,8 @@ export async function listShieldedNotes(ctx: Context, entityId: string, input: {
 
 /** The history; on a device without the keys, the holder's history as synced (read-only). */
 export function listShieldedHistory(ctx: Context, entityId: string, input: { chain?: string; kind?: ActivityKind; limit: number }) {
-  if (!heldElsewhere(ctx.db, entityId)) loadEntityWallet(ctx, entityId);
+  const holdsKeys = !heldElsewhere(ctx.db, entityId);
+  if (holdsKeys) loadEntityWallet(ctx, entityId);
   const rows = ctx.db
     .select()
     .from(walletActivity)
@@ -81,5 +84,26 @@ export function listShieldedHistory(ctx: Context, entityId: string, input: { cha
     .orderBy(desc(walletActivity.createdAt), desc(walletActivity.id))
     .limit(input.limit)
     .all();
-  return { items: rows.map(presentActivity) };
+  const bundles = new Map(
+    ctx.db
+      .select({ activityId: walletBundles.activityId, relayError: walletBundles.relayError })
+      .from(walletBundles)
+      .where(eq(walletBundles.entityId, entityId))
+      .all()
+      .map((b) => [b.activityId, b.relayError]),
+  );
+  const now = ctx.clock.now().getTime();
+  return {
+    items: rows.map((row) => {
+      const relayError = bundles.get(row.id) ?? null;
+      return { ...presentActivity(row), relayError, canRetry: holdsKeys && canRetry(row, relayError, now) };
+    }),
+  };
+}
+
+/** A send or unshield whose relay failed or never happened: Try again relays the same proof or proves it again. */
+function canRetry(row: ActivityRow, relayError: string | null, now: number): boolean {
+  if (row.kind !== 'sent' && row.kind !== 'unshielded') return false;
+  if (row.status === 'proved') return relayError !== null || Date.parse(row.updatedAt) + STUCK_PROVED_MS < now;
+  return row.status === 'failed' && retryableFailure(row.error);
 }

@@ -57,15 +57,25 @@ export function undoOrphaned(ctx: Context, tx: Tx, chain: string, indexer: PoolI
     const undone = row.commitments.some((c) => goneCommitments.has(BigInt(c))) || row.nullifiers.some((n) => goneNullifiers.has(BigInt(n)));
     if (!undone) continue;
     tx.update(walletActivity).set({ status: 'failed', error: REORG_UNDONE, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
+    // Its first booking, or the one made when a block (now dropped) mined it again.
     reverseByKey(ctx, row.entityId, `wallet-activity:${row.id}`, REORG_UNDONE);
+    for (const hash of reorg.dropped) reverseByKey(ctx, row.entityId, `wallet-activity:${row.id}:${hash}`, REORG_UNDONE);
   }
 }
 
 /** The public account's reconciliations read at blocks the chain no longer has. */
 export function reverseDroppedReconciliations(ctx: Context, chain: string, droppedHashes: string[]): void {
   for (const wallet of listEntityWallets(ctx)) {
-    for (const hash of droppedHashes) reverseByKey(ctx, wallet.entityId, reconcileKey(chain, hash), REORG_UNDONE);
+    for (const hash of droppedHashes) {
+      reverseByKey(ctx, wallet.entityId, reconcileKey(chain, hash), REORG_UNDONE);
+      reverseByKey(ctx, wallet.entityId, relayerReconcileKey(chain, hash), REORG_UNDONE);
+    }
   }
+}
+
+/** The relayer account's reconciliation at a block (its own key: both may post at one block). */
+export function relayerReconcileKey(chain: string, blockHash: string): string {
+  return `relayer-reconcile:${chain}:${blockHash}`;
 }
 
 /** Names the block by hash: a new chain behind the same name never repeats an old key. */

@@ -24,7 +24,7 @@ import { postEvent } from '../ledger/index.js';
 import { ACC } from '../ledger/chart.js';
 import { announceReceived, postLedgerTransfer } from './side-effects.js';
 import { reconcilePublicAccounts } from './public-reconcile.js';
-import { orphanedNotes, reverseDroppedReconciliations, undoOrphaned } from './chain-reorg.js';
+import { orphanedNotes, REORG_UNDONE, reverseDroppedReconciliations, undoOrphaned } from './chain-reorg.js';
 
 export interface ChainState {
   key: string;
@@ -162,7 +162,9 @@ async function applyIndex(ctx: Context, chain: ChainConfig, state: ChainState, o
   const fresh = indexer.commitments.slice(state.scanned);
   const wallets = listEntityWallets(ctx);
   const found = wallets.flatMap((w) => findOwnedNotes(w, fresh, chain).map((n) => ({ wallet: w, ...n })));
-  const pending = ctx.db.select().from(walletActivity).where(and(eq(walletActivity.chain, chain.name), inArray(walletActivity.status, ['proved', 'submitted']))).all();
+  // Failed rows too: a relay that timed out may still land, and a transfer a reorganisation undid
+  // may be mined again — either is confirmed (and booked) when its outputs appear.
+  const pending = ctx.db.select().from(walletActivity).where(and(eq(walletActivity.chain, chain.name), inArray(walletActivity.status, ['proved', 'submitted', 'failed']))).all().filter((r) => r.status !== 'failed' || r.commitments.length > 0);
   const outcomes = await failedSubmissions(chain, pending, indexer);
   const tokens = await resolveTokens(chain, [...found.map((f) => f.token), ...pending.map((p) => p.token as Address)]);
 
@@ -354,20 +356,32 @@ function markSpentNotes(ctx: Context, tx: Tx, chain: ChainConfig, spent: Set<big
 function settleActivity(ctx: Context, tx: Tx, chain: ChainConfig, seen: ActivityRow, indexer: PoolIndexer, failure: string | null, tokens: Map<string, TokenInfo>): void {
   // Re-read inside the transaction: a route may have moved it (submitted, failed) since the sync began.
   const row = tx.select().from(walletActivity).where(eq(walletActivity.id, seen.id)).get();
-  if (!row || (row.status !== 'proved' && row.status !== 'submitted')) return;
+  if (!row || row.status === 'confirmed') return;
   const now = nowIso(ctx);
   const first = row.commitments[0];
   const index = first ? indexer.tree.indexOf(BigInt(first)) : -1;
   if (index >= 0) {
-    const txHash = indexer.commitments[index]?.transactionHash ?? null;
-    const updated = { ...row, status: 'confirmed' as const, txHash, updatedAt: now };
-    tx.update(walletActivity).set({ status: 'confirmed', txHash, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
+    const found = indexer.commitments[index];
+    const txHash = found?.transactionHash ?? null;
+    const updated = { ...row, status: 'confirmed' as const, txHash, error: null, updatedAt: now };
+    tx.update(walletActivity).set({ status: 'confirmed', txHash, error: null, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
     recordTransferEvent(ctx, tx, updated);
-    postLedgerTransfer(ctx, tx, updated, chain, tokens.get(row.token.toLowerCase()) ?? null);
+    // Mined again after a reorganisation undid it: its first booking was reversed, so this one is
+    // keyed by the block that holds it now (the books show it once, at the new block).
+    const block = row.error === REORG_UNDONE ? indexer.blocks.find((b) => b.number === found?.blockNumber)?.hash ?? String(found?.blockNumber) : null;
+    postLedgerTransfer(ctx, tx, updated, chain, tokens.get(row.token.toLowerCase()) ?? null, block);
     return;
   }
+  if (row.status === 'failed') return;
   const superseded = row.nullifiers.length > 0 && row.nullifiers.some((n) => indexer.spentNullifiers.has(BigInt(n)));
-  const expired = row.status === 'proved' && Date.parse(row.createdAt) + (BUNDLE_LIFETIME_SECONDS + 60) * 1000 < ctx.clock.now().getTime();
-  const error = failure ?? (superseded ? 'Its notes were spent by another transaction' : expired ? 'Expired before it was relayed' : null);
+  const expired = row.status === 'proved' && Date.parse(row.updatedAt) + (BUNDLE_LIFETIME_SECONDS + 60) * 1000 < ctx.clock.now().getTime();
+  const error = failure ?? (superseded ? supersededReason(tx, row, indexer) : expired ? 'Expired before it was relayed' : null);
   if (error) tx.update(walletActivity).set({ status: 'failed', error, updatedAt: now }).where(eq(walletActivity.id, row.id)).run();
+}
+
+/** Whose transaction spent the notes: another attempt of ours at the same transfer (an older proof of it), or someone else's. */
+function supersededReason(tx: Tx, row: ActivityRow, indexer: PoolIndexer): string {
+  const same = row.nullifierKey ? tx.select().from(walletActivity).where(and(eq(walletActivity.entityId, row.entityId), eq(walletActivity.nullifierKey, row.nullifierKey))).all() : [];
+  const ours = same.some((o) => o.id !== row.id && o.commitments[0] !== undefined && indexer.tree.indexOf(BigInt(o.commitments[0])) >= 0);
+  return ours ? 'Replaced by a later attempt of the same transfer, which went through' : 'Its notes were spent by another transaction';
 }

@@ -49,7 +49,7 @@ export function linkedHostedUrl(ctx: Context, entityId: string): string | null {
 export async function chooseRelay(ctx: Context, entityId: string, chain: ChainConfig, token: Address): Promise<RelayChoice> {
   const url = linkedHostedUrl(ctx, entityId);
   const quote = url && isNative(token) ? await fetchQuote(url, chain) : null;
-  if (!quote) return { via: 'own', relayer: (await relayerAccount(ctx, chain)).address, fee: 0n, deadline: bundleDeadline(ctx) };
+  if (!quote) return { via: 'own', relayer: (await relayerAccount(ctx, chain, entityId)).address, fee: 0n, deadline: bundleDeadline(ctx) };
   return { via: 'hosted', relayer: quote.relayer, fee: BigInt(quote.fee), deadline: BigInt(quote.deadline), quote: { expiresAt: quote.expiresAt, signature: quote.signature } };
 }
 

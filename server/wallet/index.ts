@@ -53,7 +53,8 @@ export const walletModule: Module = {
     // on-chain transfers (and to relayed bundles at a shared relayer) stays here.
     wallet_activity: mutableExcept({ counterparty: null, proof_id: null, user_op_hash: null, tx_hash: null, nullifiers: '[]', nullifier_key: null, commitments: '[]' }),
     wallet_relays: local('relay bookkeeping of this device'),
-    wallet_relayers: secret("this install's relayer key"),
+    wallet_bundles: local('proved bundles kept for Try again: they link the entity to its on-chain transfers'),
+    wallet_relayers: secret('relayer keys of this device'),
     wallet_indexer_snapshots: local('chain index cache'),
   },
 };

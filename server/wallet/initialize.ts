@@ -2,11 +2,11 @@
 import type { Context } from '../context.js';
 import { chainRegistry, DEFAULT_CHAIN, publicChainView, type ChainConfig } from './chains.js';
 import { findIdentity, initializeKeys, loadEntityWallet, walletKeysOpen } from './wallet-keys.js';
-import { entityAccount, knownAccountAddress, relayerAccount } from './accounts.js';
+import { entityAccount, knownAccountAddress, knownRelayerAddress, relayerAccount } from './accounts.js';
 import { peekChainState } from './chain-sync.js';
 import { heldElsewhere } from './holder.js';
-import { walletKeys, walletRelayers } from './tables.js';
 import { eq } from 'drizzle-orm';
+import { walletKeys } from './tables.js';
 
 /** Creates the entity's keys (idempotent) and its smart-account address on every configured chain. */
 export async function initializePrivacy(ctx: Context, entityId: string) {
@@ -14,8 +14,8 @@ export async function initializePrivacy(ctx: Context, entityId: string) {
   const wallet = loadEntityWallet(ctx, entityId);
   const accounts = await Promise.all(
     [...chainRegistry(ctx).chains.values()].map(async (chain) => {
-      // The install's relayer is set up alongside, so status can show (and an operator fund) it.
-      await accountAddressOrNull(ctx, chain, () => relayerAccount(ctx, chain));
+      // The entity's relayer is set up alongside, so status can show (and someone fund) it.
+      await accountAddressOrNull(ctx, chain, () => relayerAccount(ctx, chain, entityId));
       return { chain: chain.name, address: await accountAddressOrNull(ctx, chain, () => entityAccount(ctx, chain, wallet)) };
     }),
   );
@@ -45,7 +45,7 @@ export function getPrivacyStatus(ctx: Context, entityId: string) {
   const registry = chainRegistry(ctx);
   const configured = [...registry.chains.values()].map((chain) => {
       const state = peekChainState(ctx, chain.name);
-      const relayerAddress = ctx.db.select({ address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).get()?.address ?? null;
+      const relayerAddress = identity ? knownRelayerAddress(ctx, entityId, chain.name) : null;
       return {
         ...chainView(chain),
         accountAddress: identity ? knownAccountAddress(ctx, entityId, chain.name) : null,

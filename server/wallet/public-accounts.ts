@@ -1,5 +1,5 @@
 // The public side of the wallet a newcomer must see to get started: the business's smart account
-// (which pays network fees and funds shielding) and this install's relayer (which pays to submit
+// (which pays network fees and funds shielding) and the business's own relayer (which pays to submit
 // private transfers), with their addresses and native balances — and, on a local development
 // chain only, a way to fund them.
 import { createWalletClient, http, parseEther, type Address } from 'viem';
@@ -25,7 +25,7 @@ async function balanceOrNull(chain: ChainConfig, address: Address): Promise<stri
 export async function getPublicAccounts(ctx: Context, entityId: string, input: { chain?: string }) {
   const chain = requireChain(ctx, input.chain);
   const wallet = loadEntityWallet(ctx, entityId);
-  const [account, relayer] = await Promise.all([entityAccount(ctx, chain, wallet), relayerAccount(ctx, chain)]);
+  const [account, relayer] = await Promise.all([entityAccount(ctx, chain, wallet), relayerAccount(ctx, chain, entityId)]);
   const [accountBalance, relayerBalance] = await Promise.all([balanceOrNull(chain, account.address), balanceOrNull(chain, relayer.address)]);
   return {
     chain: chain.name,
@@ -46,7 +46,7 @@ export async function fundFromDevnet(ctx: Context, entityId: string, input: { ch
   const chain = requireChain(ctx, input.chain);
   if (chain.chainId !== DEVNET_CHAIN_ID) throw new BadRequestError('Funding from the devnet is only possible on a local development chain (chain id 31337)');
   const wallet = loadEntityWallet(ctx, entityId);
-  const to = input.target === 'account' ? (await entityAccount(ctx, chain, wallet)).address : (await relayerAccount(ctx, chain)).address;
+  const to = input.target === 'account' ? (await entityAccount(ctx, chain, wallet)).address : (await relayerAccount(ctx, chain, entityId)).address;
   const client = publicClientFor(chain);
   // The node's own (JSON-RPC) account: viem sends with eth_sendTransaction, the node signs.
   const node = createWalletClient({ chain: client.chain, transport: http(chain.rpcUrl, { timeout: 15_000 }) });

@@ -13,11 +13,11 @@ import { decodeProof } from '../privacy/proof.js';
 import { encodeTransactCall, isKnownRoot, isNullifierSpent } from '../privacy/pool-client.js';
 import { requireChain, type ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
-import { relayerAccount } from './accounts.js';
+import { INSTALL_RELAYER, knownRelayerAddress, relayerAccount } from './accounts.js';
 import { sendCalls } from './bundler.js';
 import { nullifierKey } from './activity.js';
 import { assertRelayable, BundlerRejectionError, InvalidRootError, SpentNullifierError } from './errors.js';
-import { walletActivity, walletRelays } from './tables.js';
+import { walletActivity, walletBundles, walletRelayers, walletRelays } from './tables.js';
 import type { RelayPayload } from './schemas.js';
 import { linkedHostedUrl, submitToHosted } from './hosted-relay.js';
 
@@ -60,6 +60,7 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
     await checkPoolState(chain, payload);
   } catch (err) {
     if (err instanceof InvalidRootError || err instanceof SpentNullifierError) failLinkedActivity(ctx, chain, key, err.message);
+    else noteRelayError(ctx, chain, key, err);
     throw err;
   }
 
@@ -81,19 +82,17 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
       encryptedNotesSender: [payload.encryptedNotesSender[0] as Hex, payload.encryptedNotesSender[1] as Hex],
     },
   });
-  const account = await relayerAccount(ctx, chain);
+  const account = await relayerAccount(ctx, chain, relayingEntity(ctx, chain, key, payload.relayer));
   const userOpHash = await sendCalls(chain, account, [{ to: chain.pool, data }]).catch((err: unknown) => {
     if (err instanceof BundlerRejectionError) failLinkedActivity(ctx, chain, key, `${err.message}: ${(err.details as { reason: string }).reason}`);
+    else noteRelayError(ctx, chain, key, err);
     throw err;
   });
   const now = nowIso(ctx);
   write(ctx, (tx) => {
     tx.insert(walletRelays).values({ id: ctx.ids.next(), chain: chain.name, nullifierKey: key, userOpHash, createdAt: now }).onConflictDoNothing().run();
     // When the bundle was proved on this install, its history row now shows the submission.
-    tx.update(walletActivity)
-      .set({ status: 'submitted', userOpHash, updatedAt: now })
-      .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
-      .run();
+    markSubmitted(ctx, tx, chain, key, userOpHash);
   });
   return { success: true, userOpHash, replayed: false };
 }
@@ -120,14 +119,48 @@ async function relayThroughHosted(ctx: Context, chain: ChainConfig, payload: Rel
   } catch (err) {
     // A refusal that proving again is the only cure for shows in the history; an outage or a rate limit does not.
     if (err instanceof HttpError && HOPELESS.has(err.message)) failLinkedActivity(ctx, chain, key, err.message);
+    else noteRelayError(ctx, chain, key, err);
     throw err;
   }
-  ctx.db
-    .update(walletActivity)
-    .set({ status: 'submitted', userOpHash: answer.userOpHash, updatedAt: nowIso(ctx) })
-    .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
-    .run();
+  write(ctx, (tx) => markSubmitted(ctx, tx, chain, key, answer.userOpHash));
   return { success: true, userOpHash: answer.userOpHash, replayed: answer.replayed, via: 'hosted', jobId: answer.jobId, relayer: answer.relayer, fee: answer.fee };
+}
+
+/**
+ * Who relays a bundle: the relayer bound into its proof when it is one of this install's (a
+ * business's own — the one that proved it here, or that an outside sender named, as before any
+ * bundle was relayed by the install's one relayer); any other bundle, the install's own relayer.
+ */
+function relayingEntity(ctx: Context, chain: ChainConfig, key: string, relayer: string): string {
+  const proved = ctx.db.select({ entityId: walletActivity.entityId }).from(walletActivity).where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key))).get();
+  if (proved && knownRelayerAddress(ctx, proved.entityId, chain.name)?.toLowerCase() === relayer.toLowerCase()) return proved.entityId;
+  const named = ctx.db.select({ entityId: walletRelayers.entityId, address: walletRelayers.accountAddress }).from(walletRelayers).where(eq(walletRelayers.chain, chain.name)).all();
+  return named.find((r) => r.address.toLowerCase() === relayer.toLowerCase())?.entityId ?? INSTALL_RELAYER;
+}
+
+type Tx = Parameters<Parameters<Context['db']['transaction']>[0]>[0];
+
+function markSubmitted(ctx: Context, tx: Tx, chain: ChainConfig, key: string, userOpHash: string): void {
+  const now = nowIso(ctx);
+  const where = and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved'));
+  const rows = tx.select({ id: walletActivity.id }).from(walletActivity).where(where).all();
+  tx.update(walletActivity).set({ status: 'submitted', userOpHash, updatedAt: now }).where(where).run();
+  for (const r of rows) tx.update(walletBundles).set({ relayError: null, updatedAt: now }).where(eq(walletBundles.activityId, r.id)).run();
+}
+
+/**
+ * A relay that failed for a reason that passes (bundler or chain unreachable, a rate limit): the
+ * row stays `proved`, with why, so the wallet offers Try again with the same proof.
+ */
+function noteRelayError(ctx: Context, chain: ChainConfig, key: string, err: unknown): void {
+  const details = (err as { details?: { reason?: unknown } }).details;
+  const message = err instanceof HttpError ? `${err.message}${typeof details?.reason === 'string' ? `: ${details.reason}` : ''}` : 'The relay could not be reached';
+  const rows = ctx.db
+    .select({ id: walletActivity.id })
+    .from(walletActivity)
+    .where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.nullifierKey, key), eq(walletActivity.status, 'proved')))
+    .all();
+  for (const r of rows) ctx.db.update(walletBundles).set({ relayError: message.slice(0, 500), updatedAt: nowIso(ctx) }).where(eq(walletBundles.activityId, r.id)).run();
 }
 
 /** A definitive refusal of a bundle proved on this install shows in its history row. */

@@ -9,6 +9,7 @@ import { loadEntityWallet } from './wallet-keys.js';
 import { rebuildChain } from './chain-sync.js';
 import { bundlerClientFor } from './clients.js';
 import { walletActivity } from './tables.js';
+import { assertNoConfirmInFlight } from './prepared-transfer.js';
 
 export async function resyncWallet(ctx: Context, entityId: string, input: { chain?: string }) {
   loadEntityWallet(ctx, entityId);
@@ -22,6 +23,7 @@ export async function resyncWallet(ctx: Context, entityId: string, input: { chai
  * it. After a reset, one the chain's bundler no longer knows is gone with the old chain, not in flight.
  */
 async function assertNothingInFlight(ctx: Context, chain: ChainConfig, wasReset: boolean): Promise<void> {
+  assertNoConfirmInFlight(ctx, chain.name);
   const submitted = ctx.db.select().from(walletActivity).where(and(eq(walletActivity.chain, chain.name), eq(walletActivity.status, 'submitted'))).all();
   for (const row of submitted) {
     if (wasReset && row.userOpHash && !(await bundlerHolds(chain, row.userOpHash as Hex))) continue;

@@ -123,6 +123,65 @@ export const walletRoutes: RouteDef[] = [
   ),
   route(
     {
+      method: 'post',
+      path: '/api/privacy/transfers/prepare',
+      summary: 'Prove a send or unshield ahead of Confirm (the proof stays on this device)',
+      description:
+        "Called when the person reaches the confirm screen, with everything the transfer binds (amount, recipient, token, purpose; the relay quote is fetched here). Answers once proved, with a `preparedId`; the proof itself is kept in this server's memory, for this entity only, until Confirm uses it once, another prepare for the same entity and chain replaces it, or `expiresAt` passes. Nothing is recorded or sent.",
+      tags,
+      access: privacy,
+      body: s.prepareTransferBody,
+      response: s.prepareTransferResponse,
+      errors: { 400: `Privacy not initialized · Valid amount required · bad recipient · ${E.insufficient}`, 409: 'This chain was reset: notes from before are gone', 502: 'Hosted relay unreachable · Chain indexer could not sync', 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    async ({ ctx, entityId, body }) => (await import('./prepared-transfer.js')).prepareTransfer(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/transfers/confirm',
+      summary: 'Confirm a send or unshield: relay the prepared proof, or prove now if it does not fit',
+      description:
+        "Relays the proof `preparedId` names when it was proved for exactly this transfer (same entity, kind, chain, token, amount, recipient and purpose), has not expired and its root and notes are still good; otherwise proves now (`reproveReason` says why). Records the history row (`proved`, then `submitted`) and relays it through the entity's relay. A relay that fails for a passing reason (bundler or chain unreachable) leaves the row `proved` with `relayError`: Try again (POST /api/privacy/transfers/{id}/retry). A resync of the chain is refused while a Confirm is under way.",
+      tags,
+      access: privacy,
+      body: s.confirmTransferBody,
+      response: s.confirmTransferResponse,
+      errors: { 400: `Privacy not initialized · Valid amount required · bad recipient · ${E.insufficient}`, 409: `${E.invalidRoot} · ${E.spentNullifier}`, 502: `${E.bundlerDown} · ${E.bundlerRejected} · Hosted relay unreachable`, 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    async ({ ctx, entityId, body }) => (await import('./prepared-transfer.js')).confirmTransfer(ctx, entityId, body),
+  ),
+  route(
+    {
+      method: 'post',
+      path: '/api/privacy/transfers/{id}/retry',
+      summary: 'Try again: relay a send or unshield whose relay failed',
+      description:
+        'With the same proof while its Merkle root is still one of the pool\'s and its deadline and quote hold; otherwise proved again from the history row (amount, recipient, purpose), which takes the new proof. Refused (409) for a transfer already submitted or confirmed, one whose notes were spent (it may have gone through: sending again could pay twice), or one a reorganisation undid.',
+      tags,
+      access: privacy,
+      params: s.retryParams,
+      body: s.entityBody,
+      response: s.retryResponse,
+      errors: { 400: 'Only a send or an unshield can be tried again', 404: 'Unknown transfer', 409: 'Already submitted or confirmed · its notes were spent', 502: `${E.bundlerDown} · ${E.bundlerRejected}`, 503: E.notConfigured, 504: E.proverTimeout },
+    },
+    async ({ ctx, entityId, params }) => (await import('./retry-transfer.js')).retryTransfer(ctx, entityId, params.id),
+  ),
+  route(
+    {
+      method: 'get',
+      path: '/api/privacy/health',
+      summary: "Whether the chain's node and bundler answer now, and what an outage stops",
+      tags,
+      access: readPrivacy,
+      query: s.relayQuoteQuery.pick({ entityId: true, chain: true }),
+      response: s.chainHealthResponse,
+      errors: { 503: E.notConfigured },
+    },
+    async ({ ctx, query }) => (await import('./chain-health.js')).getChainHealth(ctx, query),
+  ),
+  route(
+    {
       method: 'get',
       path: '/api/privacy/relay-quote',
       summary: 'Which relayer a transfer would be built for, and its fee',

@@ -114,6 +114,8 @@ export const activitySchema = z
     txHash: z.string().nullable(),
     error: z.string().nullable(),
     purpose: z.record(z.string(), z.unknown()).nullable().meta({ description: 'What a payment out pays (PaymentPurpose), when said' }),
+    relayError: z.string().nullable().optional().meta({ description: 'Why the last relay of a `proved` send or unshield failed (bundler or chain unreachable): it can be tried again' }),
+    canRetry: z.boolean().optional().meta({ description: 'A send or unshield of this device whose relay failed: POST /api/privacy/transfers/{id}/retry' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -301,3 +303,71 @@ export const resyncResponse = z
 
 export const devnetFundBody = z.object({ entityId: uuid.optional(), chain: chainField, target: z.enum(['account', 'relayer']) });
 export const devnetFundResponse = z.object({ funded: z.literal(true), target: z.enum(['account', 'relayer']), address: z.string(), amount: z.string(), txHash: z.string(), balance: z.string() }).meta({ id: 'PrivacyDevnetFund' });
+
+const transferKind = z.enum(['send', 'unshield']).meta({ description: '`send`: to a shielded address; `unshield`: to a public address (empty: this business\'s smart account)' });
+
+export const prepareTransferBody = z
+  .object({
+    entityId: uuid.optional(),
+    kind: transferKind,
+    chain: chainField,
+    token: tokenField,
+    amount: amountField,
+    recipient: z.string().max(200).optional().meta({ description: 'Shielded address (send) or public address (unshield; omitted: our own smart account)' }),
+    purpose: paymentPurpose,
+  })
+  .meta({ id: 'PrepareTransferBody' });
+
+export const prepareTransferResponse = z
+  .object({
+    success: z.literal(true),
+    preparedId: z.string().meta({ description: 'Names the proof kept on this device for Confirm (the proof itself never leaves the server)' }),
+    expiresAt: z.string().meta({ description: 'Confirm after this proves again (the quote or the bundle deadline runs out)' }),
+    via: z.enum(['hosted', 'own']),
+    relayer: addressString,
+    fee: z.string().meta({ description: 'Relay fee paid from the shielded funds, on top of the amount (base units)' }),
+  })
+  .meta({ id: 'PreparedTransfer' });
+
+export const confirmTransferBody = prepareTransferBody
+  .extend({ preparedId: z.string().max(64).optional().meta({ description: 'From prepare: used only if it was proved for exactly this transfer by this entity and has not expired; otherwise the transfer is proved now' }) })
+  .meta({ id: 'ConfirmTransferBody' });
+
+export const confirmTransferResponse = z
+  .object({
+    success: z.literal(true),
+    activityId: z.string(),
+    proofId: z.string(),
+    userOpHash: hex32,
+    chain: z.string(),
+    via: z.enum(['hosted', 'own']),
+    jobId: z.string().optional(),
+    relayer: addressString,
+    fee: z.string(),
+    usedPrepared: z.boolean().meta({ description: 'True when the prepared proof was relayed' }),
+    reproveReason: z.enum(['none', 'unknown', 'changed', 'expired', 'stale', 'failed']).nullable().meta({ description: 'Why it was proved again: no preparedId, an unknown one, the transfer changed, the quote or deadline ran out, the root or notes moved on, proving had failed' }),
+  })
+  .meta({ id: 'ConfirmedTransfer' });
+
+export const retryParams = z.object({ id: z.string().min(1).max(64) });
+export const retryResponse = z
+  .object({
+    success: z.literal(true),
+    activityId: z.string(),
+    userOpHash: hex32,
+    sameProof: z.boolean().meta({ description: 'True: the same proof was relayed again; false: it was proved again (its root was no longer valid, or its deadline or quote had passed)' }),
+    via: z.enum(['hosted', 'own']),
+    jobId: z.string().optional(),
+  })
+  .meta({ id: 'RetriedTransfer' });
+
+const probe = z.object({ ok: z.boolean(), problem: z.string().nullable() });
+export const chainHealthResponse = z
+  .object({
+    chain: z.string(),
+    rpc: probe.meta({ description: "The chain's node" }),
+    bundler: probe.meta({ description: 'The bundler shields and relays are submitted to' }),
+    indexer: z.object({ problem: z.string().nullable(), lastSyncAt: z.string().nullable() }),
+    affected: z.array(z.string()).meta({ description: 'What an outage stops, in words (empty when both answer)' }),
+  })
+  .meta({ id: 'WalletChainHealth' });

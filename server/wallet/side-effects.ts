@@ -49,6 +49,11 @@ function ledgerEventOf(ctx: Context, row: ActivityRow, chain: ChainConfig, curre
   }
 }
 
+/** The ledger key of an activity's booking; one mined again after a reorganisation is keyed by its new block. */
+export function activityLedgerKey(activityId: string, block: string | null = null): string {
+  return block ? `wallet-activity:${activityId}:${block}` : `wallet-activity:${activityId}`;
+}
+
 /**
  * Posts a confirmed movement to the ledger, idempotent per activity: shield and unshield to our
  * own account as transfers, a private send or an unshield to someone else as a payment out (booked
@@ -57,7 +62,7 @@ function ledgerEventOf(ctx: Context, row: ActivityRow, chain: ChainConfig, curre
  * A ledger failure (unknown currency, a ledger not set up) must not undo the wallet's own
  * bookkeeping: it is logged and skipped.
  */
-export function postLedgerTransfer(ctx: Context, _tx: Tx, row: ActivityRow, chain: ChainConfig, token: TokenInfo | null): void {
+export function postLedgerTransfer(ctx: Context, _tx: Tx, row: ActivityRow, chain: ChainConfig, token: TokenInfo | null, block: string | null = null): void {
   const currency = token ? ledgerCurrency(token) : null;
   if (!currency || token?.decimals === null || token?.decimals === undefined) {
     ctx.log.warn({ activityId: row.id, chain: chain.name }, 'shielded transfer not posted to the ledger: token has no usable symbol/decimals');
@@ -65,7 +70,7 @@ export function postLedgerTransfer(ctx: Context, _tx: Tx, row: ActivityRow, chai
   }
   try {
     const { type, payload } = ledgerEventOf(ctx, row, chain, currency, token.decimals);
-    postEvent(ctx, row.entityId, { type, payload, idempotencyKey: `wallet-activity:${row.id}`, source: 'privacy' }, { source: 'privacy' });
+    postEvent(ctx, row.entityId, { type, payload, idempotencyKey: activityLedgerKey(row.id, block), source: 'privacy' }, { source: 'privacy' });
   } catch (err) {
     ctx.log.warn({ activityId: row.id, err: (err as Error).message }, 'shielded transfer not posted to the ledger');
   }

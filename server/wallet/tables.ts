@@ -41,12 +41,36 @@ export const walletAccounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.entityId, t.chain] })],
 );
 
-/** This install's relayer: an owner key (sealed) per chain whose SimpleAccount submits relayed bundles. */
-export const walletRelayers = sqliteTable('wallet_relayers', {
-  chain: text('chain').primaryKey(),
-  ownerKeySealed: text('owner_key_sealed').notNull(),
-  accountAddress: text('account_address').notNull(),
+/**
+ * Relayers: an owner key (sealed) per chain and entity whose SimpleAccount submits relayed
+ * bundles. Each entity has its own, so unlinked businesses of one install are not tied together
+ * on chain by a shared relayer; `entity_id` '' is the install's own, for bundles not proved here.
+ */
+export const walletRelayers = sqliteTable(
+  'wallet_relayers',
+  {
+    chain: text('chain').notNull(),
+    entityId: text('entity_id').notNull().default(''),
+    ownerKeySealed: text('owner_key_sealed').notNull(),
+    accountAddress: text('account_address').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chain, t.entityId] })],
+);
+
+/**
+ * The relay payload of a send or unshield proved on this install, kept on this device so a relay
+ * that failed can be tried again with the same proof (while its root is still the pool's), and
+ * why the last relay attempt failed (the activity then stays `proved`, with Try again).
+ */
+export const walletBundles = sqliteTable('wallet_bundles', {
+  activityId: text('activity_id').primaryKey(),
+  entityId: text('entity_id').notNull(),
+  chain: text('chain').notNull(),
+  bundle: text('bundle', { mode: 'json' }).notNull().$type<Record<string, unknown>>(),
+  relayError: text('relay_error'),
   createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
 });
 
 /** Notes an entity owns (decrypted, re-hashed to their on-chain commitment). Amounts are decimal strings of base units. */

@@ -34,6 +34,7 @@ import { deployContract, devKeys, readArtifact, startDevnet } from '../helpers/d
 import { newKeys, treeWithNotes } from '../privacy/fixtures.js';
 import { proveTransaction, sendTransact } from '../privacy/pool-helpers.js';
 import { snarkjsWarmProver } from './snarkjs-warm-prove.mjs';
+import { benchConfirm } from './confirm-flow.js';
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -188,6 +189,11 @@ export async function benchPrivacy(runs = 5): Promise<void> {
   console.log(`  verify (off-chain) p50 ${proving.verify.p50}  p95 ${proving.verify.p95}`);
   const gas = await benchGas();
   console.log('privacy: gas per pool operation', gas);
+  const confirm = await benchConfirm(Math.max(2, Math.min(runs, 4)));
+  console.log('privacy: wallet Confirm → submitted on the devnet (ms, through the API)');
+  line('Confirm, proof prepared ahead', summarize(confirm.prepared), '; what the wallet does');
+  line('Confirm, proved at Confirm', summarize(confirm.atConfirm));
+  line('plain proof (prove-transfer)', summarize(confirm.plainProof));
 }
 
 export default benchPrivacy;

@@ -153,6 +153,8 @@ test('set up, shield, send privately to another business, balances update', asyn
   await waiting.getByRole('button', { name: 'Book it' }).click();
   // No invoice INV-77 in B's books: settling it would leave a receivable below zero, so it is refused.
   await expect(waiting.getByRole('alert')).toContainText('Would leave Accounts receivable (1100)');
+  // The card has no force option: its message does not offer one.
+  await expect(waiting.getByRole('alert')).not.toContainText('force');
   expect((await b.post('/api/ledger/events', { type: 'invoice_created', payload: { invoiceNumber: 'INV-77', currency: 'ETH/18', netAmount: '0.25' } })).status).toBe(201);
   await waiting.getByRole('button', { name: 'Book it' }).click();
   await expect(pageB.locator('[data-uncategorised]')).toHaveCount(0);
@@ -161,7 +163,9 @@ test('set up, shield, send privately to another business, balances update', asyn
   await screenshot(pageA, 'wallet-a');
   await screenshot(pageB, 'wallet-b');
 
-  // B unshields part of it to a fresh public address.
+  // B unshields part of it to a fresh public address, through B's own relayer (each business has its own).
+  await pageB.locator('[data-public-account="relayer"]').getByRole('button', { name: /Fund from the devnet/ }).click();
+  await expect(pageB.locator('[data-public-account="relayer"]').getByLabel('Relayer balance')).toHaveText('1 ETH');
   const fresh = privateKeyToAddress(generatePrivateKey());
   await pageB.getByRole('button', { name: 'Unshield' }).click();
   const unshield = pageB.getByRole('dialog', { name: 'Unshield to a public address' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
-import { invoice, memberClient, postEvent, trialBalanceIsZero } from './ledger-helpers.js';
+import { invoice, memberClient, postEvent, recordInternal, trialBalanceIsZero } from './ledger-helpers.js';
 
 let server: TestServer;
 let c: SessionClient;
@@ -54,7 +54,7 @@ describe('POST /api/ledger/events', () => {
     const bad = await postEvent(c, { type: 'invoice_paid', payload: { invoiceNumber: 'J1', currency: 'XYZW', amount: '10' } });
     expect(bad.postingStatus).toBe('failed');
     expect(bad.postingError).toMatch(/currency/);
-    const eth = await postEvent(c, { type: 'transfer_shielded', payload: { direction: 'shield', currency: 'ETH/18', amount: '0.000000000000000001', fee: '0.5' } });
+    const eth = recordInternal(server, c.entityId, { type: 'transfer_shielded', payload: { direction: 'shield', currency: 'ETH/18', amount: '0.000000000000000001', fee: '0.5' } });
     expect(eth.postingStatus).toBe('posted');
   });
 
@@ -109,7 +109,8 @@ describe('POST /api/ledger/events', () => {
     expect(types.body.length).toBeGreaterThanOrEqual(10);
     for (const t of types.body) {
       expect(t.payloadSchema.type).toBe('object');
-      const ev = await postEvent(c, { type: t.type, payload: t.example });
+      // Types Bureau records itself are refused by hand: their examples post as the wallet records them.
+      const ev = t.recordable ? await postEvent(c, { type: t.type, payload: t.example }) : recordInternal(server, c.entityId, { type: t.type, payload: t.example });
       expect([t.type, ev.postingStatus, ev.postingError]).toEqual([t.type, t.posts ? 'posted' : 'unposted', null]);
     }
     expect(await trialBalanceIsZero(c)).toBe(true);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
-import { postEvent, trialBalanceIsZero } from './ledger-helpers.js';
+import { recordInternal, trialBalanceIsZero } from './ledger-helpers.js';
 
 let server: TestServer;
 let c: SessionClient;
@@ -26,20 +26,20 @@ const received = (extra: Record<string, unknown> = {}) => ({ type: 'private_paym
 
 describe('private payments in the books', () => {
   it('a payment nobody said anything about waits in Uncategorised payments, not Accounts payable', async () => {
-    expect(await lines((await postEvent(c, sent())).id)).toEqual(['debit 1900 0.250000000000000000', 'credit 1310 0.250000000000000000']);
+    expect(await lines((await recordInternal(server, c.entityId, sent())).id)).toEqual(['debit 1900 0.250000000000000000', 'credit 1310 0.250000000000000000']);
   });
 
   it('a receipt waits in Uncategorised receipts, not Accounts receivable', async () => {
-    expect(await lines((await postEvent(c, received())).id)).toEqual(['debit 1310 0.400000000000000000', 'credit 2900 0.400000000000000000']);
+    expect(await lines((await recordInternal(server, c.entityId, received())).id)).toEqual(['debit 1310 0.400000000000000000', 'credit 2900 0.400000000000000000']);
   });
 
   it('a bill settles Accounts payable; an invoice settles Accounts receivable', async () => {
-    expect(await lines((await postEvent(c, sent({ billNumber: 'B-7' }))).id)).toEqual(['debit 2000 0.250000000000000000', 'credit 1310 0.250000000000000000']);
-    expect(await lines((await postEvent(c, received({ invoiceNumber: 'INV-7' }))).id)).toEqual(['debit 1310 0.400000000000000000', 'credit 1100 0.400000000000000000']);
+    expect(await lines((await recordInternal(server, c.entityId, sent({ billNumber: 'B-7' }))).id)).toEqual(['debit 2000 0.250000000000000000', 'credit 1310 0.250000000000000000']);
+    expect(await lines((await recordInternal(server, c.entityId, received({ invoiceNumber: 'INV-7' }))).id)).toEqual(['debit 1310 0.400000000000000000', 'credit 1100 0.400000000000000000']);
   });
 
   it('saying what an uncategorised receipt was rebooks it under the same type', async () => {
-    const ev = await postEvent(c, received());
+    const ev = await recordInternal(server, c.entityId, received());
     const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [ev.id], newEventType: 'private_payment_received', payloads: { [ev.id]: { ...ev.payload, counterAccount: '3000' } } });
     expect(res.body.results[0]).toMatchObject({ success: true });
     expect(await lines(res.body.results[0].newEventId)).toEqual(['debit 1310 0.400000000000000000', 'credit 3000 0.400000000000000000']);
@@ -54,6 +54,17 @@ describe('private payments in the books', () => {
     expect(codes).toEqual(expect.arrayContaining(['1150', '1900', '2900', '3200']));
   });
 
+  it('are recorded by Bureau itself: the API refuses them by hand, the catalogue says so', async () => {
+    const res = await c.post('/api/ledger/events', sent());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/recorded by Bureau itself/);
+    const batch = await c.post('/api/ledger/events/batch', { events: [received()] });
+    expect(batch.body.results[0].status).toBe(400);
+    const types = (await c.get('/api/ledger/event-types')).body as { type: string; recordable: boolean }[];
+    const flags = Object.fromEntries(types.map((t) => [t.type, t.recordable]));
+    expect(flags).toMatchObject({ private_payment_sent: false, private_payment_received: false, transfer_shielded: false, chain_reset: false, relayer_gas_paid: false, invoice_created: true, expense_recorded: true, owner_contribution: true });
+  });
+
   it('a chart seeded before they existed gets them on its next use', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-chart-upgrade-'));
     let s = await startTestServer({ dataDir });
@@ -65,7 +76,7 @@ describe('private payments in the books', () => {
       await s.close();
       s = await startTestServer({ dataDir });
       const again = makeClient(s.url, { cookie: d.cookie, origin: s.url, 'x-entity-id': d.entityId }) as SessionClient;
-      const ev = await postEvent(again, sent());
+      const ev = recordInternal(s, d.entityId, sent());
       expect(ev.postingStatus).toBe('posted');
       const codes = (await again.get('/api/ledger/accounts')).body.map((a: { code: string }) => a.code);
       expect(codes).toEqual(expect.arrayContaining(['1150', '1900', '2900', '3200']));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
-import { invoice, postEvent, trialBalanceIsZero } from './ledger-helpers.js';
+import { invoice, postEvent, recordInternal, trialBalanceIsZero } from './ledger-helpers.js';
 
 let server: TestServer;
 let c: SessionClient;
@@ -161,7 +161,7 @@ describe('reclassifying to a type that needs other fields', () => {
   const privatePayment = { type: 'private_payment_sent', payload: { currency: 'ETH/18', amount: '0.25', fee: '0.001', method: 'private_send' } };
 
   it('names the fields the new type needs instead of a raw validation message, and changes nothing', async () => {
-    const sent = await postEvent(c, privatePayment);
+    const sent = recordInternal(server, c.entityId, privatePayment);
     const res = await reclassify(c, [sent.id], 'expense_recorded');
     expect(res.status).toBe(200);
     expect(res.body.results[0]).toMatchObject({ success: false, message: 'Expense recorded needs more than this event has: Needs description, net amount' });
@@ -169,7 +169,7 @@ describe('reclassifying to a type that needs other fields', () => {
   });
 
   it('posts the new type with the payload given for the event', async () => {
-    const sent = await postEvent(c, privatePayment);
+    const sent = recordInternal(server, c.entityId, privatePayment);
     const payload = { description: 'Hosting, one year', currency: 'ETH/18', netAmount: '0.25', paymentAccount: '1310' };
     const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [sent.id]: payload } });
     expect(res.body.results[0]).toMatchObject({ success: true });
@@ -179,14 +179,14 @@ describe('reclassifying to a type that needs other fields', () => {
   });
 
   it('says which fields of a given payload are wrong', async () => {
-    const sent = await postEvent(c, privatePayment);
+    const sent = recordInternal(server, c.entityId, privatePayment);
     const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [sent.id]: { currency: 'ETH/18', netAmount: 'lots' } } });
     expect(res.body.results[0].success).toBe(false);
     expect(res.body.results[0].message).toMatch(/^Expense recorded payload: Needs description; net amount: /);
   });
 
   it('refuses payloads for events it was not asked to reclassify', async () => {
-    const sent = await postEvent(c, privatePayment);
+    const sent = recordInternal(server, c.entityId, privatePayment);
     const res = await c.post('/api/ledger/events/batch-reclassify', { eventIds: [sent.id], newEventType: 'expense_recorded', payloads: { [crypto.randomUUID()]: {} } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/payloads/);

@@ -110,6 +110,9 @@ beforeAll(async () => {
   const relayer = status.body.chains.find((c: { chain: string }) => c.chain === 'local').relayerAddress as Address;
   await fund(accountA, '5', parseEther('1000'));
   await fund(relayer, '5');
+  // Each business relays through its own relayer: B's unshields need theirs funded too.
+  const relayerB = (await b.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local').relayerAddress as Address;
+  await fund(relayerB, '5');
 }, 120_000);
 
 afterAll(async () => {

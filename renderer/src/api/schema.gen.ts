@@ -5322,6 +5322,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Unpaged: Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -6377,7 +6386,7 @@ export interface paths {
         put?: never;
         /**
          * Record a business event; the posting engine processes it at once
-         * @description Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type's schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type` is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409. Events arriving together are committed together (one durable transaction, each event in its own savepoint); the response is sent once the event is committed.
+         * @description Returns the event already processed (201): `posted` with its journal entry; `pending_approval` when its entry reaches an approval threshold (see /api/ledger/settings); `failed` with `postingError` when the payload does not satisfy its type's schema or the rule cannot post (the event is stored, nothing is posted); `unposted` for types without a posting rule. An unknown `type`, or one Bureau records itself (`recordable: false` in /api/ledger/event-types), is refused with 400. With `idempotencyKey`: the same key and input returns the original event with 200 and `Idempotent-Replayed: true`; the same key with different input → 409. Events arriving together are committed together (one durable transaction, each event in its own savepoint); the response is sent once the event is committed.
          *
          *     entityId: QBH (query, JSON body or x-entity-id header). Session permission: `LEDGER.POST`. API key scope: `write:ledger`.
          */
@@ -7315,6 +7324,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -7387,6 +7405,15 @@ export interface paths {
                 };
                 /** @description Unknown id in this entity */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7468,6 +7495,15 @@ export interface paths {
                 };
                 /** @description Unknown id in this entity */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7699,6 +7735,15 @@ export interface paths {
                 };
                 /** @description Unknown id in this entity */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9064,6 +9109,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the chain's node and bundler answer now, and what an outage stops
+         * @description entityId: QBH (query, JSON body or x-entity-id header). Session permission: `PRIVACY.USE`. API keys are not accepted.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Chain name; default `base-sepolia` */
+                    chain?: string;
+                    entityId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WalletChainHealth"];
+                    };
+                };
+                /** @description Bad input: `{ error, details? }` (zod issues in details) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authenticated but not allowed, or entityId mismatch */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id in this entity */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wallet infrastructure not configured (503): the chain has no valid configuration */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/privacy/history": {
         parameters: {
             query?: never;
@@ -9886,6 +10019,359 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/transfers/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try again: relay a send or unshield whose relay failed
+         * @description With the same proof while its Merkle root is still one of the pool's and its deadline and quote hold; otherwise proved again from the history row (amount, recipient, purpose), which takes the new proof. Refused (409) for a transfer already submitted or confirmed, one whose notes were spent (it may have gone through: sending again could pay twice), or one a reorganisation undid.
+         *
+         *     entityId: QB (query or JSON body). Session permission: `PRIVACY.USE`. API keys are not accepted.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["PrivacyInitializeBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RetriedTransfer"];
+                    };
+                };
+                /** @description Only a send or an unshield can be tried again */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authenticated but not allowed, or entityId mismatch */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown transfer */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Already submitted or confirmed · its notes were spent */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wallet infrastructure not configured (503): the chain has no valid configuration */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/transfers/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a send or unshield: relay the prepared proof, or prove now if it does not fit
+         * @description Relays the proof `preparedId` names when it was proved for exactly this transfer (same entity, kind, chain, token, amount, recipient and purpose), has not expired and its root and notes are still good; otherwise proves now (`reproveReason` says why). Records the history row (`proved`, then `submitted`) and relays it through the entity's relay. A relay that fails for a passing reason (bundler or chain unreachable) leaves the row `proved` with `relayError`: Try again (POST /api/privacy/transfers/{id}/retry). A resync of the chain is refused while a Confirm is under way.
+         *
+         *     entityId: QB (query or JSON body). Session permission: `PRIVACY.USE`. API keys are not accepted.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["ConfirmTransferBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConfirmedTransfer"];
+                    };
+                };
+                /** @description Privacy not initialized · Valid amount required · bad recipient · Insufficient shielded balance (400): not enough unspent notes of the token */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authenticated but not allowed, or entityId mismatch */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id in this entity */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid Merkle root (409): more than 100 insertions since the proof; prove again · Spent nullifier (409): a nullifier of the bundle is already spent (double spend) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason · Hosted relay unreachable */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wallet infrastructure not configured (503): the chain has no valid configuration */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/transfers/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a send or unshield ahead of Confirm (the proof stays on this device)
+         * @description Called when the person reaches the confirm screen, with everything the transfer binds (amount, recipient, token, purpose; the relay quote is fetched here). Answers once proved, with a `preparedId`; the proof itself is kept in this server's memory, for this entity only, until Confirm uses it once, another prepare for the same entity and chain replaces it, or `expiresAt` passes. Nothing is recorded or sent.
+         *
+         *     entityId: QB (query or JSON body). Session permission: `PRIVACY.USE`. API keys are not accepted.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["PrepareTransferBody"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PreparedTransfer"];
+                    };
+                };
+                /** @description Privacy not initialized · Valid amount required · bad recipient · Insufficient shielded balance (400): not enough unspent notes of the token */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Authenticated but not allowed, or entityId mismatch */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id in this entity */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This chain was reset: notes from before are gone */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Hosted relay unreachable · Chain indexer could not sync */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Wallet infrastructure not configured (503): the chain has no valid configuration */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -13417,6 +13903,46 @@ export interface components {
             confirmation: "sent";
             email: string;
         };
+        ConfirmedTransfer: {
+            activityId: string;
+            chain: string;
+            fee: string;
+            jobId?: string;
+            proofId: string;
+            relayer: string;
+            /** @description Why it was proved again: no preparedId, an unknown one, the transfer changed, the quote or deadline ran out, the root or notes moved on, proving had failed */
+            reproveReason: ("none" | "unknown" | "changed" | "expired" | "stale" | "failed") | null;
+            /** @constant */
+            success: true;
+            /** @description True when the prepared proof was relayed */
+            usedPrepared: boolean;
+            userOpHash: string;
+            /** @enum {string} */
+            via: "hosted" | "own";
+        };
+        ConfirmTransferBody: {
+            /**
+             * @description Decimal string of base units (wei or token units), greater than zero
+             * @example 1000000000000000
+             */
+            amount: string;
+            /** @description Chain name; default `base-sepolia` */
+            chain?: string;
+            /** Format: uuid */
+            entityId?: string;
+            /**
+             * @description `send`: to a shielded address; `unshield`: to a public address (empty: this business's smart account)
+             * @enum {string}
+             */
+            kind: "send" | "unshield";
+            /** @description From prepare: used only if it was proved for exactly this transfer by this entity and has not expired; otherwise the transfer is proved now */
+            preparedId?: string;
+            purpose?: components["schemas"]["PaymentPurpose"];
+            /** @description Shielded address (send) or public address (unshield; omitted: our own smart account) */
+            recipient?: string;
+            /** @description ERC-20 contract address; omitted or the zero address means native ETH */
+            token?: string;
+        };
         CreatedWebhookSubscription: {
             createdAt: string;
             /** @description `hosted`, the id of the device that delivers, or null while the entity is not linked (this device delivers). */
@@ -13796,6 +14322,8 @@ export interface components {
             };
             /** @description False for types recorded as `unposted` */
             posts: boolean;
+            /** @description False for types Bureau records itself (wallet transfers and payments, chain resets, relayer gas): POST /api/ledger/events refuses them (400), the record form does not offer them; they can be reclassified */
+            recordable: boolean;
             /** @description The posting rule in words */
             rule: string | null;
             schemaVersion: string;
@@ -14102,6 +14630,40 @@ export interface components {
             /** @constant */
             kind: "owner_drawing";
         };
+        PreparedTransfer: {
+            /** @description Confirm after this proves again (the quote or the bundle deadline runs out) */
+            expiresAt: string;
+            /** @description Relay fee paid from the shielded funds, on top of the amount (base units) */
+            fee: string;
+            /** @description Names the proof kept on this device for Confirm (the proof itself never leaves the server) */
+            preparedId: string;
+            relayer: string;
+            /** @constant */
+            success: true;
+            /** @enum {string} */
+            via: "hosted" | "own";
+        };
+        PrepareTransferBody: {
+            /**
+             * @description Decimal string of base units (wei or token units), greater than zero
+             * @example 1000000000000000
+             */
+            amount: string;
+            /** @description Chain name; default `base-sepolia` */
+            chain?: string;
+            /** Format: uuid */
+            entityId?: string;
+            /**
+             * @description `send`: to a shielded address; `unshield`: to a public address (empty: this business's smart account)
+             * @enum {string}
+             */
+            kind: "send" | "unshield";
+            purpose?: components["schemas"]["PaymentPurpose"];
+            /** @description Shielded address (send) or public address (unshield; omitted: our own smart account) */
+            recipient?: string;
+            /** @description ERC-20 contract address; omitted or the zero address means native ETH */
+            token?: string;
+        };
         PrivacyDevnetFund: {
             address: string;
             amount: string;
@@ -14334,6 +14896,17 @@ export interface components {
             size: number;
             upload: string;
         };
+        RetriedTransfer: {
+            activityId: string;
+            jobId?: string;
+            /** @description True: the same proof was relayed again; false: it was proved again (its root was no longer valid, or its deadline or quote had passed) */
+            sameProof: boolean;
+            /** @constant */
+            success: true;
+            userOpHash: string;
+            /** @enum {string} */
+            via: "hosted" | "own";
+        };
         SearchGroup: {
             /** @enum {string} */
             area: "tickets" | "documents" | "ledgerEvents";
@@ -14382,6 +14955,8 @@ export interface components {
         };
         ShieldedActivity: {
             amount: string;
+            /** @description A send or unshield of this device whose relay failed: POST /api/privacy/transfers/{id}/retry */
+            canRetry?: boolean;
             chain: string;
             counterparty: string | null;
             createdAt: string;
@@ -14396,6 +14971,8 @@ export interface components {
             purpose: {
                 [key: string]: unknown;
             } | null;
+            /** @description Why the last relay of a `proved` send or unshield failed (bundler or chain unreachable): it can be tried again */
+            relayError?: string | null;
             /** @enum {string} */
             status: "proved" | "submitted" | "confirmed" | "failed";
             token: string;
@@ -14883,6 +15460,25 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        WalletChainHealth: {
+            /** @description What an outage stops, in words (empty when both answer) */
+            affected: string[];
+            /** @description The bundler shields and relays are submitted to */
+            bundler: {
+                ok: boolean;
+                problem: string | null;
+            };
+            chain: string;
+            indexer: {
+                lastSyncAt: string | null;
+                problem: string | null;
+            };
+            /** @description The chain's node */
+            rpc: {
+                ok: boolean;
+                problem: string | null;
+            };
         };
         WebhookAttempt: {
             attempt: number;

@@ -13,6 +13,7 @@ export const chainReset = defineEventType({
   description: 'Funds a reset chain undid, removed from the books (posted by the privacy module when the wallet is resynced).',
   schemaVersion: '1',
   flow: 'internal',
+  recordable: false,
   payload: moneyPayload(
     {
       account: z.enum([ACC.cryptoWallet, ACC.shieldedFunds]).meta({ description: 'The account the reset emptied: Crypto wallet (public, 1300) or Shielded funds (1310)' }),

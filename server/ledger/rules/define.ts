@@ -29,6 +29,12 @@ export interface EventTypeDef<S extends z.ZodType = z.ZodType> {
    * paid, never an invoice); the API allows any posting type.
    */
   flow: EventFlow;
+  /**
+   * False for types Bureau records itself (the wallet's transfers and payments, chain resets,
+   * relayer gas): the "Record a business event" form does not offer them and POST
+   * /api/ledger/events refuses them (400); they can still be reclassified.
+   */
+  recordable?: false;
   payload: S;
   example: z.input<S>;
   /** The posting rule in words; null for types that have no accounting effect. */

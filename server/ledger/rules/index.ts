@@ -10,6 +10,7 @@ import { creditNoteIssued } from './credit-note-issued.js';
 import { ownerContribution } from './owner-contribution.js';
 import { transferShielded } from './transfer-shielded.js';
 import { chainReset } from './chain-reset.js';
+import { relayerGasPaid } from './relayer-gas.js';
 import { privatePaymentReceived, privatePaymentSent } from './private-payment.js';
 import { purchaseOrderIssued, quoteIssued } from './no-posting.js';
 
@@ -26,6 +27,7 @@ export const EVENT_TYPES: readonly EventTypeDef[] = [
   ownerContribution,
   transferShielded,
   chainReset,
+  relayerGasPaid,
   privatePaymentSent,
   privatePaymentReceived,
   quoteIssued,

@@ -13,6 +13,7 @@ export const privatePaymentSent = defineEventType({
     'Shielded funds paid to someone else: a private send to their shielded address, or an unshield to a public address that is not ours. Posted by the privacy module with what the payment was for, as the sender said: a bill (settles Accounts payable), an expense, one of our own businesses or an owner drawing — or, until someone says, Uncategorised payments (1900).',
   schemaVersion: '1',
   flow: 'out',
+  recordable: false,
   payload: moneyPayload(
     {
       currency: currency.meta({ description: 'The asset, e.g. `ETH/18`', example: 'ETH/18' }),
@@ -41,6 +42,7 @@ export const privatePaymentReceived = defineEventType({
     'Shielded funds received from someone else into our shielded address. Posted by the privacy module when the note is found on chain, to Uncategorised receipts (2900) until someone says what it was: an invoice paid (settles Accounts receivable), income, an owner contribution or one of our own businesses.',
   schemaVersion: '1',
   flow: 'in',
+  recordable: false,
   payload: moneyPayload(
     {
       currency: currency.meta({ description: 'The asset, e.g. `ETH/18`', example: 'ETH/18' }),

@@ -8,6 +8,7 @@ export const transferShielded = defineEventType({
   description: 'Funds moved between the public wallet and the shielded (private) pool; posted by the privacy module.',
   schemaVersion: '1',
   flow: 'internal',
+  recordable: false,
   payload: moneyPayload(
     {
       direction: z.enum(['shield', 'unshield']).meta({ description: '`shield`: wallet → pool; `unshield`: pool → wallet' }),

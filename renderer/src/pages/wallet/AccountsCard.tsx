@@ -1,18 +1,8 @@
-import { api } from '../../api';
 import { Button, Card, CopyField, ErrorBanner, Spinner } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction } from '../../ui/hooks';
 import { displayAmount, explainError } from './format';
 import { useQrCode } from './useQrCode';
-import type { RelayChoice } from './types';
-
-interface PublicAccounts {
-  chain: string;
-  chainId: number;
-  nativeSymbol: string;
-  account: { address: string; balance: string | null };
-  relayer: { address: string; balance: string | null };
-  devnet: boolean;
-}
+import { refreshWallet, usePublicAccounts, useRelayChoice, walletCalls } from './data';
 
 function Qr({ value, label }: { value: string; label: string }) {
   const url = useQrCode(value, 112);
@@ -21,17 +11,16 @@ function Qr({ value, label }: { value: string; label: string }) {
 
 /**
  * The public side a newcomer must fund first: the business's smart account pays network fees and
- * holds the public funds to shield; this install's relayer pays gas to submit private transfers.
+ * holds the public funds to shield; the business's own relayer pays gas to submit its private transfers.
  */
-export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () => void }) {
-  const accounts = useAsync(() => api.get<PublicAccounts>('/api/privacy/accounts', { chain }), [chain]);
-  // A linked business relays through its hosted instance: this install's relayer is then a fallback.
-  const relay = useAsync(() => api.get<RelayChoice>('/api/privacy/relay-quote', { chain }).catch(() => null), [chain]);
+export function AccountsCard({ chain }: { chain: string }) {
+  const accounts = usePublicAccounts(chain);
+  // A linked business relays through its hosted instance: its own relayer is then a fallback.
+  const relay = useRelayChoice(chain);
   const hosted = relay.data?.via === 'hosted' ? relay.data : null;
   const fund = useAction(async (target: 'account' | 'relayer') => {
-    await api.post('/api/privacy/devnet-fund', { chain, target });
-    await accounts.reload();
-    onFunded();
+    await walletCalls.devnetFund(chain, target);
+    await refreshWallet();
   });
   const a = accounts.data;
   const row = (key: 'account' | 'relayer', title: string, why: string) => {
@@ -62,7 +51,7 @@ export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () 
   };
   return (
     <Card title="Public accounts">
-      <ErrorBanner error={accounts.error ? explainError(accounts.error) : fund.error ? explainError(fund.error) : null} onRetry={() => void accounts.reload()} />
+      <ErrorBanner error={accounts.error ? explainError(accounts.error) : fund.error ? explainError(fund.error) : null} onRetry={() => void accounts.refetch()} />
       {!a ? (
         accounts.error ? null : <Spinner />
       ) : (
@@ -72,8 +61,8 @@ export function AccountsCard({ chain, onFunded }: { chain: string; onFunded: () 
             'relayer',
             'Relayer',
             hosted
-              ? `Private transfers and unshields of ${a.nativeSymbol} go through the hosted relay (${hosted.relayer.slice(0, 8)}…), paid a fee from the shielded funds, so they are not tied to this business. This install’s relayer submits only tokens the hosted relay takes no fee in.`
-              : 'This install’s relayer pays the gas to submit private transfers and unshields.',
+              ? `Private transfers and unshields of ${a.nativeSymbol} go through the hosted relay (${hosted.relayer.slice(0, 8)}…), paid a fee from the shielded funds, so they are not tied to this business. This business’s own relayer submits only tokens the hosted relay takes no fee in.`
+              : 'This business’s own relayer (no other business here uses it) pays the gas to submit its private transfers and unshields; the gas is booked as a network fee.',
           )}
         </div>
       )}

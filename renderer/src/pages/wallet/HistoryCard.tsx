@@ -1,7 +1,7 @@
-import { Badge, Card, EmptyState } from '../../ui/components';
-import { formatRelative } from '../../ui/hooks';
-import { displayAmount, explainStoredError, short, tokenInfo } from './format';
-import type { Activity, TokenBalance } from './types';
+import { Badge, Button, Card, EmptyState } from '../../ui/components';
+import { formatRelative, useAction } from '../../ui/hooks';
+import { displayAmount, explainError, explainStoredError, short, tokenInfo } from './format';
+import { refreshWallet, walletCalls, type Activity, type TokenBalance } from './data';
 
 const KIND: Record<Activity['kind'], { label: string; tone: 'blue' | 'violet' | 'green' | 'amber' }> = {
   shielded: { label: 'Shielded', tone: 'blue' },
@@ -16,6 +16,28 @@ const STATUS: Record<Activity['status'], { label: string; tone: 'neutral' | 'amb
   confirmed: { label: 'Confirmed', tone: 'green' },
   failed: { label: 'Failed', tone: 'red' },
 };
+
+/**
+ * A send or unshield whose relay failed: Try again relays the same proof while it can still land,
+ * or proves it again (the server decides).
+ */
+function TryAgain({ activity }: { activity: Activity }) {
+  const retry = useAction(async () => {
+    await walletCalls.retry(activity.id);
+    await refreshWallet();
+  });
+  return (
+    <div className="stack" style={{ gap: 4, marginTop: 4 }}>
+      {activity.status === 'proved' && <div className="field-error">Not sent{activity.relayError ? `: ${explainStoredError(activity.relayError)}` : ' yet'}.</div>}
+      <div>
+        <Button busy={retry.pending} onClick={() => void retry.run()}>
+          Try again
+        </Button>
+      </div>
+      {retry.error && <div className="field-error">{explainError(retry.error)}</div>}
+    </div>
+  );
+}
 
 /** One line a person reads: what moved, how much, and to or from whom. */
 function sentence(a: Activity, amount: string): string {
@@ -61,6 +83,7 @@ export function HistoryCard({ items, tokens }: { items: Activity[]; tokens: Toke
                     <td>
                       <Badge tone={STATUS[a.status].tone}>{STATUS[a.status].label}</Badge>
                       {a.error && <div className="field-error">{explainStoredError(a.error)}</div>}
+                      {a.canRetry && <TryAgain activity={a} />}
                     </td>
                     <td className="mono muted" title={a.txHash ?? a.userOpHash ?? undefined}>
                       {short(a.txHash ?? a.userOpHash)}

@@ -2,9 +2,8 @@
 // Accounts payable, an expense goes to its account); "Decide later" books it to Uncategorised
 // payments, where the wallet's list asks again.
 import type { z } from 'zod';
-import { api } from '../../api';
 import { SelectInput, TextInput } from '../../ui/components';
-import { useAsync } from '../../ui/hooks';
+import { useLedgerAccounts } from './data';
 import type { paymentPurpose } from '../../../../server/wallet/schemas';
 
 export type PaymentPurpose = NonNullable<z.infer<typeof paymentPurpose>>;
@@ -40,14 +39,8 @@ export function purposeOf(choice: PurposeChoice): { purpose?: PaymentPurpose; pr
   }
 }
 
-interface Account {
-  code: string;
-  name: string;
-  type: string;
-}
-
 export function PurposeFields({ value, onChange, disabled }: { value: PurposeChoice; onChange: (next: PurposeChoice) => void; disabled?: boolean }) {
-  const accounts = useAsync(() => api.get<Account[]>('/api/ledger/accounts'));
+  const accounts = useLedgerAccounts();
   const expenses = (accounts.data ?? []).filter((a) => a.type === 'expense');
   return (
     <>

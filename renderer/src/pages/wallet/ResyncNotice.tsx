@@ -1,14 +1,14 @@
 // A chain reset stops the wallet until it is resynced: what happened, and the one action that
 // rebuilds the notes from the chain (keys stay). A transfer still in flight makes the server say so.
-import { api } from '../../api';
 import { Button, ErrorBanner, Notice } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
-import type { ResyncResponse } from './types';
+import { refreshWallet, walletCalls } from './data';
+import { explainError } from './format';
 
-export function ResyncNotice({ chain, onDone }: { chain: string; onDone: () => Promise<void> }) {
+export function ResyncNotice({ chain }: { chain: string }) {
   const resync = useAction(async () => {
-    await api.post<ResyncResponse>('/api/privacy/resync', { chain });
-    await onDone();
+    await walletCalls.resync(chain);
+    await refreshWallet();
   });
   return (
     <Notice kind="warning">
@@ -23,7 +23,7 @@ export function ResyncNotice({ chain, onDone }: { chain: string; onDone: () => P
             {resync.pending ? 'Resyncing…' : 'Resync'}
           </Button>
         </div>
-        <ErrorBanner error={resync.error} />
+        <ErrorBanner error={resync.error ? explainError(resync.error) : null} />
       </div>
     </Notice>
   );

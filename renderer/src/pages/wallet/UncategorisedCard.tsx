@@ -2,34 +2,45 @@
 // (Uncategorised payments 1900, Uncategorised receipts 2900) until someone says what each was;
 // saying it rebooks the event under the same type with its account (a correction the ledger keeps).
 import { useState } from 'react';
-import { api } from '../../api';
+import { client, invalidateEntity, unwrap, useEntityQuery, type ApiData, type Schema } from '../../api';
 import { Button, Card, ErrorBanner, SelectInput, TextInput } from '../../ui/components';
-import { useAction, useAsync } from '../../ui/hooks';
+import { useAction } from '../../ui/hooks';
 import { Money } from '../../ui/money';
-import type { EventPage, LedgerEvent } from '../ledger/types';
 import { NO_PURPOSE, PurposeFields, purposeOf, type PurposeChoice } from './PurposeFields';
 import { ACC } from '../../../../server/ledger/chart';
 import { bookingOf } from '../../../../server/wallet/payment-booking';
 
+type LedgerEvent = Schema<'LedgerEvent'>;
+type ReclassifyResult = ApiData<'/api/ledger/events/batch-reclassify', 'post'>['results'][number];
+
 const uncategorised = (e: LedgerEvent) => !e.payload.counterAccount && !e.payload.billNumber && !e.payload.invoiceNumber;
 
 async function loadUncategorised(): Promise<LedgerEvent[]> {
-  const pages = await Promise.all(['private_payment_received', 'private_payment_sent'].map((type) => api.get<EventPage>('/api/ledger/events', { type, postingStatus: 'posted', pageSize: 100 })));
-  return pages.flatMap((p) => p.events).filter(uncategorised).sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+  const pages = await Promise.all(
+    (['private_payment_received', 'private_payment_sent'] as const).map((type) => unwrap(client.GET('/api/ledger/events', { params: { query: { type, postingStatus: 'posted', pageSize: 100 } } }))),
+  );
+  return pages.flatMap((p) => ('events' in p ? p.events : [])).filter(uncategorised).sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+}
+
+/** Why the books refused: a balance no business can have — said without an option this card does not offer. */
+function refusal(result: ReclassifyResult | undefined): string {
+  const first = result?.impossibleBalances?.[0];
+  if (!first) return result?.message ?? 'Not rebooked';
+  return `Would leave ${first.name} (${first.code}) at ${first.balance} ${first.currency}: was that invoice or bill already settled? Check its number, or choose what else it was.`;
 }
 
 export function UncategorisedCard() {
-  const events = useAsync(loadUncategorised);
+  const events = useEntityQuery(['wallet', 'uncategorised'], loadUncategorised, { refetchInterval: 8000 });
   if (!events.data?.length) return null;
   return (
     <Card title="Say what these payments were">
       <p className="muted" style={{ marginTop: 0 }}>
         Until you do, the books keep them in Uncategorised receipts and Uncategorised payments.
       </p>
-      <ErrorBanner error={events.error} />
+      <ErrorBanner error={events.error?.message} />
       <div className="stack">
         {events.data.map((e) => (
-          <UncategorisedRow key={e.id} event={e} onDone={() => void events.reload()} />
+          <UncategorisedRow key={e.id} event={e} onDone={() => void invalidateEntity('wallet', 'uncategorised')} />
         ))}
       </div>
     </Card>
@@ -67,8 +78,8 @@ function UncategorisedRow({ event, onDone }: { event: LedgerEvent; onDone: () =>
     const { fields, problem: missing } = bookingFields(event, receipt, payment);
     setProblem(missing ?? null);
     if (!fields) return;
-    const result = await api.post<{ results: { success: boolean; message: string }[] }>('/api/ledger/events/batch-reclassify', { eventIds: [event.id], newEventType: event.type, payloads: { [event.id]: { ...event.payload, ...fields } } });
-    if (!result.results[0]?.success) return setProblem(result.results[0]?.message ?? 'Not rebooked');
+    const result = await unwrap(client.POST('/api/ledger/events/batch-reclassify', { body: { eventIds: [event.id], newEventType: event.type, payloads: { [event.id]: { ...event.payload, ...fields } } } }));
+    if (!result.results[0]?.success) return setProblem(refusal(result.results[0]));
     onDone();
   });
   return (

@@ -1,6 +1,6 @@
 import { formatUnits, parseUnits } from 'viem';
 import { ApiError } from '../../api';
-import type { TokenBalance } from './types';
+import type { TokenBalance } from './data';
 
 /** Base units → a readable amount (trailing zeros trimmed by viem). */
 export function displayAmount(amount: string, decimals: number | null): string {
