@@ -97,6 +97,10 @@ test('record an event by hand with the form its payload schema describes; JSON s
   await page.goto(`${server.url}/ledger/events`);
   await expect(page.getByText('No ledger events yet')).toBeVisible();
   await page.getByRole('button', { name: 'Record event' }).click();
+  // What the wallet books by itself (a chain reset, relayer gas, private payments) is not offered.
+  const offered = await page.getByLabel('Event type').locator('option').allTextContents();
+  expect(offered).toContain('Payment received');
+  for (const internal of ['Chain reset reversal', 'Relayer gas paid']) expect(offered).not.toContain(internal);
   await page.getByLabel('Event type').selectOption('payment_received');
   // Plain words tell a cash sale from settling an invoice.
   await expect(page.getByTestId('event-type-help')).toContainText('not invoiced first');

@@ -76,7 +76,7 @@ export function EventsView() {
         </div>
       )}
       {detailId && <EventDetailModal eventId={detailId} titleOf={titleOf} onClose={() => setDetailId(null)} onOpen={setDetailId} />}
-      {dialog === 'new' && types.data && <NewEventModal types={types.data} onClose={() => setDialog(null)} onPosted={(id) => (setDialog(null), setDetailId(id))} />}
+      {dialog === 'new' && types.data && <NewEventModal types={types.data.filter((t) => t.recordable)} onClose={() => setDialog(null)} onPosted={(id) => (setDialog(null), setDetailId(id))} />}
       {dialog === 'reclassify' && types.data && <ReclassifyModal eventIds={[...selected]} types={types.data} onClose={() => setDialog(null)} onDone={() => setSelected(new Set())} />}
     </div>
   );
