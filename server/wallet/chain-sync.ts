@@ -100,6 +100,12 @@ export function peekChainState(ctx: Context, chainName: string): ChainState | un
   return states.get(ctx)?.get(chainName);
 }
 
+/** The block another chain's index stands at, for reconciling the currency it shares; null until it is trustworthy. */
+function indexedBlockOf(ctx: Context, chainName: string) {
+  const state = peekChainState(ctx, chainName);
+  return state && !state.reset && state.lastSyncAt ? state.indexer.lastBlock : null;
+}
+
 function chainState(ctx: Context, chain: ChainConfig): ChainState {
   let perCtx = states.get(ctx);
   if (!perCtx) states.set(ctx, (perCtx = new Map()));
@@ -176,7 +182,7 @@ async function applyIndex(ctx: Context, chain: ChainConfig, state: ChainState, o
     if (options.reorg) reverseDroppedReconciliations(ctx, chain.name, options.reorg.dropped);
   });
   saveSnapshot(ctx, chain, indexer);
-  await reconcilePublicAccounts(ctx, chain, indexer.lastBlock, { afterReset: options.afterReset }).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
+  await reconcilePublicAccounts(ctx, chain, indexer.lastBlock, { afterReset: options.afterReset, peerBlock: (name) => indexedBlockOf(ctx, name) }).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
   state.scanned = indexer.commitments.length;
   state.lastError = null;
   state.lastSyncAt = nowIso(ctx);

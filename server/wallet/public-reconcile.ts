@@ -6,6 +6,10 @@
 // shield included up to it is already posted; keyed by that block's hash, so a new chain behind the
 // same name never repeats a key. Right after a resync of a reset chain, a balance that vanished is
 // what the reset undid (chain_reset), not fees.
+// The books have one account per currency, not per chain: chains that share a native currency
+// (two pools on one chain, or two networks paying in ETH) are reconciled together — the account
+// equals the sum of the business's distinct addresses on them, each read at the block its indexer
+// reached — so one chain's reconcile never books another chain's balance away.
 import type { Address } from 'viem';
 import type { Context } from '../context.js';
 import { ACC } from '../ledger/chart.js';
@@ -13,7 +17,7 @@ import { accountIdOf } from '../ledger/ids.js';
 import { postEvent, formatMinor } from '../ledger/index.js';
 import { netDebitOf } from '../ledger/balances.js';
 import { knownAccountAddress, knownRelayerAddress } from './accounts.js';
-import type { ChainConfig } from './chains.js';
+import { chainRegistry, type ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';
 import { ledgerCurrency } from './tokens.js';
 import { listEntityWallets } from './wallet-keys.js';
@@ -22,16 +26,59 @@ import { reconcileKey, relayerReconcileKey } from './chain-reorg.js';
 /** An account's balance in the books, in base units. */
 const booked = (ctx: Context, entityId: string, currency: string, code: string = ACC.cryptoWallet) => netDebitOf(ctx.db, entityId, accountIdOf(entityId, code), currency);
 
-export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, at: { number: bigint; hash: string } | null, options: { afterReset?: boolean } = {}): Promise<void> {
-  const currency = ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
+type Block = { number: bigint; hash: string };
+/** The block another chain's indexer last reached, or null while it has none (not synced yet, or reset). */
+export type PeerBlock = (chainName: string) => Block | null;
+/** A chain of the reconciled currency and the block its balances are read at (null: not indexed yet). */
+type Reading = { chain: ChainConfig; block: bigint | null };
+
+const nativeCurrency = (chain: ChainConfig) => ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
+
+/** One reconcile at a time per server: each reads the others' postings as booked, never half of them. */
+const queues = new WeakMap<Context, Promise<unknown>>();
+
+export function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, at: Block | null, options: { afterReset?: boolean; peerBlock?: PeerBlock } = {}): Promise<void> {
+  const run = (queues.get(ctx) ?? Promise.resolve()).then(() => reconcileChain(ctx, chain, at, options));
+  queues.set(ctx, run.catch(() => undefined));
+  return run;
+}
+
+/** This chain at `at`, then every other configured chain of the currency at the block its indexer reached. */
+function readingsOf(ctx: Context, chain: ChainConfig, at: Block, currency: string, peerBlock: PeerBlock | undefined): Reading[] {
+  const readings: Reading[] = [{ chain, block: at.number }];
+  for (const other of chainRegistry(ctx).chains.values()) {
+    if (other.name !== chain.name && nativeCurrency(other) === currency) readings.push({ chain: other, block: peerBlock?.(other.name)?.number ?? null });
+  }
+  return readings;
+}
+
+/**
+ * The native balance of the entity's addresses on those chains (one address on one chain id counts
+ * once); null when it has none, or one of them is on a chain not indexed yet — the total would be
+ * short, so the next pass reconciles instead.
+ */
+async function balanceOnChains(readings: Reading[], addressOn: (chainName: string) => string | null): Promise<bigint | null> {
+  const seen = new Set<string>();
+  const reads: Promise<bigint>[] = [];
+  for (const { chain, block } of readings) {
+    const address = addressOn(chain.name);
+    const key = `${chain.chainId}|${address?.toLowerCase()}`;
+    if (!address || seen.has(key)) continue;
+    if (block === null) return null;
+    seen.add(key);
+    reads.push(publicClientFor(chain).getBalance({ address: address as Address, blockNumber: block }));
+  }
+  return reads.length === 0 ? null : (await Promise.all(reads)).reduce((a, b) => a + b, 0n);
+}
+
+async function reconcileChain(ctx: Context, chain: ChainConfig, at: Block | null, options: { afterReset?: boolean; peerBlock?: PeerBlock }): Promise<void> {
+  const currency = nativeCurrency(chain);
   if (!currency || !at) return;
-  const atBlock = at.number;
-  const client = publicClientFor(chain);
+  const readings = readingsOf(ctx, chain, at, currency, options.peerBlock);
   for (const wallet of listEntityWallets(ctx)) {
-    await reconcileRelayer(ctx, chain, wallet.entityId, currency, at).catch((err: Error) => ctx.log.warn({ entityId: wallet.entityId, chain: chain.name, err: err.message }, 'relayer account not reconciled with the ledger'));
-    const address = knownAccountAddress(ctx, wallet.entityId, chain.name);
-    if (!address) continue;
-    const onChain = await client.getBalance({ address: address as Address, blockNumber: atBlock });
+    await reconcileRelayer(ctx, chain, wallet.entityId, currency, at, readings).catch((err: Error) => ctx.log.warn({ entityId: wallet.entityId, chain: chain.name, err: err.message }, 'relayer account not reconciled with the ledger'));
+    const onChain = await balanceOnChains(readings, (name) => knownAccountAddress(ctx, wallet.entityId, name));
+    if (onChain === null) continue;
     const delta = onChain - booked(ctx, wallet.entityId, currency);
     if (delta === 0n) continue;
     const amount = formatMinor(delta > 0n ? delta : -delta, currency);
@@ -60,10 +107,9 @@ export async function reconcilePublicAccounts(ctx: Context, chain: ChainConfig, 
  * deposit by the owner (to reclassify if it was something else), what it lost is the gas it paid
  * to submit the business's private transfers (relayer_gas_paid, a network fee).
  */
-async function reconcileRelayer(ctx: Context, chain: ChainConfig, entityId: string, currency: string, at: { number: bigint; hash: string }): Promise<void> {
-  const address = knownRelayerAddress(ctx, entityId, chain.name);
-  if (!address) return;
-  const onChain = await publicClientFor(chain).getBalance({ address: address as Address, blockNumber: at.number });
+async function reconcileRelayer(ctx: Context, chain: ChainConfig, entityId: string, currency: string, at: Block, readings: Reading[]): Promise<void> {
+  const onChain = await balanceOnChains(readings, (name) => knownRelayerAddress(ctx, entityId, name));
+  if (onChain === null) return;
   const delta = onChain - booked(ctx, entityId, currency, ACC.relayerAccount);
   if (delta === 0n) return;
   const amount = formatMinor(delta > 0n ? delta : -delta, currency);

@@ -47,12 +47,15 @@ async function shieldedInBooks(client: SessionClient, currency: string): Promise
   return row ? BigInt(row.balance.replace('.', '')) : 0n;
 }
 
-/** The entity's Crypto wallet (public) account (1300) in ETH, in wei. */
-async function publicInBooks(client: SessionClient): Promise<bigint> {
+/** One of the entity's accounts in ETH, in wei. */
+async function accountInBooks(client: SessionClient, code: string): Promise<bigint> {
   const tb = await client.get('/api/ledger/trial-balance');
-  const row = tb.body.rows.find((r: { code: string; currency: string }) => r.code === '1300' && r.currency === 'ETH/18');
+  const row = tb.body.rows.find((r: { code: string; currency: string }) => r.code === code && r.currency === 'ETH/18');
   return row ? BigInt(row.balance.replace('.', '')) : 0n;
 }
+
+/** The entity's Crypto wallet (public) account (1300) in ETH, in wei. */
+const publicInBooks = (client: SessionClient) => accountInBooks(client, '1300');
 
 /** The books' public account equals the business account's balance on chain (after the indexer's next pass). */
 async function publicAccountReconciled(client: SessionClient): Promise<bigint> {
@@ -246,7 +249,20 @@ describe('shielded transfers on the devnet', () => {
     expect(aPublic).toBeLessThan(parseEther('4'));
     const fees = ledgerPayloads(a.entityId, 'expense_recorded').filter((p) => p.expenseAccount === '6700');
     expect(fees.length).toBeGreaterThan(0);
-    expect(ledgerPayloads(a.entityId, 'owner_contribution')).toEqual([expect.objectContaining({ amount: '5.000000000000000000', depositAccount: '1300' })]);
+    // Each funding booked once, where it went: the business account (1300) and A's own relayer
+    // (1320, funded in the setup), however many chains of that currency (local, harness) reconcile it.
+    expect(ledgerPayloads(a.entityId, 'owner_contribution')).toEqual([
+      expect.objectContaining({ amount: '5.000000000000000000', depositAccount: '1300' }),
+      expect.objectContaining({ amount: '5.000000000000000000', depositAccount: '1320' }),
+    ]);
+    // The relayer account in the books is the relayer's balance: 5 ETH less the gas of A's transfer.
+    const relayerA = (await a.get('/api/privacy/status')).body.chains.find((c: { chain: string }) => c.chain === 'local').relayerAddress as Address;
+    const relayerInBooks = await until("A's relayer account in the books", server, async () => {
+      const chainBalance = await devnet.publicClient.getBalance({ address: relayerA });
+      return (await accountInBooks(a, '1320')) === chainBalance ? chainBalance : null;
+    });
+    expect(relayerInBooks).toBeLessThan(parseEther('5'));
+    expect(ledgerPayloads(a.entityId, 'relayer_gas_paid')).toEqual([expect.objectContaining({ chain: 'local' })]);
   }, 120_000);
 
   it('refuses a transfer beyond the shielded balance', async () => {
