@@ -21,10 +21,13 @@ export class BundlerSubmissionFailedError extends BadGatewayError {
   }
 }
 
+/** Whose ETH pays an operation's gas when it is not the business account: the business's relayer (relayed transfers). */
+export type GasPayer = 'relayer';
+
 /** The bundler answered and refused: gas estimation failed or the paymaster is exhausted. */
 export class BundlerRejectionError extends BadGatewayError {
-  constructor(reason: string) {
-    super('Bundler rejection', { reason });
+  constructor(reason: string, payer?: GasPayer) {
+    super('Bundler rejection', { reason, ...(payer ? { payer } : {}) });
   }
 }
 
@@ -73,7 +76,7 @@ export const WALLET_ERROR_DOCS = {
   insufficientPublic: 'Insufficient public balance (400): the business account holds less than the amount (and, for ETH, the network fee it pays) — checked before proving; `details` has `available`, `requested` and `fee` in base units',
   proverTimeout: 'Prover timeout (504): proving exceeded `proverTimeoutMs`; the worker was terminated',
   bundlerDown: 'Bundler submission failed (502): the bundler could not be reached',
-  bundlerRejected: 'Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler\'s reason',
+  bundlerRejected: 'Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler\'s reason, `details.payer` is `relayer` when the business\'s relayer pays the gas',
   notConfigured: 'Wallet infrastructure not configured (503): the chain has no valid configuration',
   invalidRoot: 'Invalid Merkle root (409): more than 100 insertions since the proof; prove again',
   spentNullifier: 'Spent nullifier (409): a nullifier of the bundle is already spent (double spend)',

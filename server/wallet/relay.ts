@@ -84,9 +84,14 @@ async function submitBundle(ctx: Context, chain: ChainConfig, payload: RelayPayl
   });
   const account = await relayerAccount(ctx, chain, relayingEntity(ctx, chain, key, payload.relayer));
   const userOpHash = await sendCalls(chain, account, [{ to: chain.pool, data }]).catch((err: unknown) => {
-    if (err instanceof BundlerRejectionError) failLinkedActivity(ctx, chain, key, `${err.message}: ${(err.details as { reason: string }).reason}`);
-    else noteRelayError(ctx, chain, key, err);
-    throw err;
+    if (!(err instanceof BundlerRejectionError)) {
+      noteRelayError(ctx, chain, key, err);
+      throw err;
+    }
+    // The relayer pays this operation's gas: named, so "no ETH to pay the fee" points at the account to fund.
+    const rejection = new BundlerRejectionError((err.details as { reason: string }).reason, 'relayer');
+    failLinkedActivity(ctx, chain, key, `${rejection.message}: ${JSON.stringify(rejection.details)}`);
+    throw rejection;
   });
   const now = nowIso(ctx);
   write(ctx, (tx) => {

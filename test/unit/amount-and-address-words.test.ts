@@ -63,8 +63,17 @@ describe('history rows', () => {
     const { explainStoredError } = await import('../../renderer/src/pages/wallet/format.js');
     expect(explainStoredError('Bundler rejection: {"reason":"AA21 didn\'t pay prefund"}')).toMatch(/^Your business account has no ETH to pay the network fee/);
     expect(explainStoredError('Bundler rejection: {"reason":"0x"}')).toBe('The bundler refused the operation: 0x');
+    // A relayed transfer's gas is the relayer's: the words name the account to fund.
+    expect(explainStoredError('Bundler rejection: {"reason":"AA21 didn\'t pay prefund","payer":"relayer"}')).toMatch(/^This business’s relayer has no ETH to pay the network fee.*Relayer address/);
     expect(explainStoredError('Spent nullifier')).toBe('These funds were already spent by another transaction.');
     expect(explainStoredError('Something new')).toBe('Something new');
+  });
+
+  it('an answer refused for want of ETH names the relayer when the relayer pays, the business account otherwise', async () => {
+    const { explainError } = await import('../../renderer/src/pages/wallet/format.js');
+    const { ApiError } = await import('../../renderer/src/api/http.js');
+    expect(explainError(new ApiError(502, 'Bundler rejection', { reason: "AA21 didn't pay prefund", payer: 'relayer' }))).toMatch(/^This business’s relayer has no ETH/);
+    expect(explainError(new ApiError(502, 'Bundler rejection', { reason: "AA21 didn't pay prefund" }))).toMatch(/^Your business account has no ETH/);
   });
 
   it('native ETH reads as ETH with its decimals while the chain cannot list tokens', async () => {

@@ -73,11 +73,24 @@ const ENTRY_POINT: [RegExp, string][] = [
   [/AA1[0-9]/, 'Your business account could not be created on this chain. Check the chain settings (EntryPoint and account factory).'],
 ];
 
+/** The same codes when the business's relayer pays the gas (`details.payer`: private transfers and unshields). */
+const RELAYER_ENTRY_POINT: [RegExp, string][] = [
+  [/AA21/, 'This business’s relayer has no ETH to pay the network fee of submitting the transfer. Send some to the Relayer address under “Public accounts”, then try again.'],
+  [/AA2[0-9]/, 'This business’s relayer could not pay for or validate this operation. Check that the Relayer under “Public accounts” holds enough ETH, then try again.'],
+];
+
+/** An EntryPoint failure in plain words, naming the account that has to pay: the relayer when it is the payer. */
+function entryPointWords(reason: string | undefined, payer: string | undefined): string | undefined {
+  if (!reason) return undefined;
+  const table = payer === 'relayer' ? [...RELAYER_ENTRY_POINT, ...ENTRY_POINT] : ENTRY_POINT;
+  return table.find(([code]) => code.test(reason))?.[1];
+}
+
 export function explainError(err: unknown): string {
   if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
-  const reason = (err.details as { reason?: string } | undefined)?.reason;
-  const plain = reason && ENTRY_POINT.find(([code]) => code.test(reason));
-  if (plain) return plain[1];
+  const { reason, payer } = (err.details ?? {}) as { reason?: string; payer?: string };
+  const plain = entryPointWords(reason, payer);
+  if (plain) return plain;
   const base = EXPLAIN[err.message];
   if (!base) return err.message;
   return err.message === 'Bundler rejection' && reason ? `${base}: ${reason}` : base;
@@ -91,13 +104,14 @@ export function explainStoredError(stored: string): string {
   const at = stored.indexOf(': ');
   const base = at < 0 ? stored : stored.slice(0, at);
   let reason: string | undefined;
+  let payer: string | undefined;
   try {
-    reason = at < 0 ? undefined : (JSON.parse(stored.slice(at + 2)) as { reason?: string }).reason;
+    ({ reason, payer } = at < 0 ? {} : (JSON.parse(stored.slice(at + 2)) as { reason?: string; payer?: string }));
   } catch {
     reason = stored.slice(at + 2);
   }
-  const plain = reason && ENTRY_POINT.find(([code]) => code.test(reason));
-  if (plain) return plain[1];
+  const plain = entryPointWords(reason, payer);
+  if (plain) return plain;
   const words = EXPLAIN[base];
   if (!words) return stored;
   return base === 'Bundler rejection' && reason ? `${words}: ${reason}` : words;
