@@ -76,7 +76,7 @@ async function reconcileChain(ctx: Context, chain: ChainConfig, at: Block | null
   if (!currency || !at) return;
   const readings = readingsOf(ctx, chain, at, currency, options.peerBlock);
   for (const wallet of listEntityWallets(ctx)) {
-    await reconcileRelayer(ctx, chain, wallet.entityId, currency, at, readings).catch((err: Error) => ctx.log.warn({ entityId: wallet.entityId, chain: chain.name, err: err.message }, 'relayer account not reconciled with the ledger'));
+    await reconcileRelayer(ctx, chain, wallet.entityId, currency, at, readings, options.afterReset === true).catch((err: Error) => ctx.log.warn({ entityId: wallet.entityId, chain: chain.name, err: err.message }, 'relayer account not reconciled with the ledger'));
     const onChain = await balanceOnChains(readings, (name) => knownAccountAddress(ctx, wallet.entityId, name));
     if (onChain === null) continue;
     const delta = onChain - booked(ctx, wallet.entityId, currency);
@@ -107,14 +107,17 @@ async function reconcileChain(ctx: Context, chain: ChainConfig, at: Block | null
  * deposit by the owner (to reclassify if it was something else), what it lost is the gas it paid
  * to submit the business's private transfers (relayer_gas_paid, a network fee).
  */
-async function reconcileRelayer(ctx: Context, chain: ChainConfig, entityId: string, currency: string, at: Block, readings: Reading[]): Promise<void> {
+async function reconcileRelayer(ctx: Context, chain: ChainConfig, entityId: string, currency: string, at: Block, readings: Reading[], afterReset: boolean): Promise<void> {
   const onChain = await balanceOnChains(readings, (name) => knownRelayerAddress(ctx, entityId, name));
   if (onChain === null) return;
   const delta = onChain - booked(ctx, entityId, currency, ACC.relayerAccount);
   if (delta === 0n) return;
   const amount = formatMinor(delta > 0n ? delta : -delta, currency);
   const common = { idempotencyKey: relayerReconcileKey(chain.name, at.hash), source: 'privacy' };
-  if (delta > 0n) {
+  if (delta < 0n && afterReset) {
+    // Right after a resync of a reset chain the relayer's vanished balance is what the reset undid, not gas.
+    postEvent(ctx, entityId, { type: 'chain_reset', payload: { account: ACC.relayerAccount, currency, amount, chain: chain.name }, ...common }, { source: 'privacy' });
+  } else if (delta > 0n) {
     postEvent(ctx, entityId, { type: 'owner_contribution', payload: { ownerName: 'Deposit to the relayer account', currency, amount, depositAccount: ACC.relayerAccount }, ...common }, { source: 'privacy' });
   } else {
     postEvent(ctx, entityId, { type: 'relayer_gas_paid', payload: { currency, amount, chain: chain.name }, ...common }, { source: 'privacy' });

@@ -164,6 +164,8 @@ describe('a devnet restarted behind the same chain name', () => {
     expect(resets.map((r) => ({ ...r, amount: parseEther(r.amount) })).sort((x, y) => x.account.localeCompare(y.account))).toEqual([
       { account: '1300', currency: 'ETH/18', amount: publicBefore, chain: 'local' },
       { account: '1310', currency: 'ETH/18', amount: parseEther('0.1'), chain: 'local' },
+      // A's relayer (funded 2 ETH by fundAll, no relay yet) went with the old chain too: a reversal, not gas.
+      { account: '1320', currency: 'ETH/18', amount: parseEther('2'), chain: 'local' },
     ]);
     await booksEqualChain(c);
     expect(await accountBalance(c, '1300')).toBe(0n);

@@ -7,6 +7,8 @@ import { amount, currency, defineEventType, journal, moneyPayload } from './defi
  * name replaced): the new chain does not have them, so the books undo them against the owner's
  * equity they came from — neither a fee nor an expense. Posted by the privacy module on resync.
  */
+const FUNDS: Record<string, string> = { [ACC.cryptoWallet]: 'public wallet funds', [ACC.shieldedFunds]: 'shielded funds', [ACC.relayerAccount]: 'relayer account funds' };
+
 export const chainReset = defineEventType({
   type: 'chain_reset',
   title: 'Chain reset reversal',
@@ -16,7 +18,7 @@ export const chainReset = defineEventType({
   recordable: false,
   payload: moneyPayload(
     {
-      account: z.enum([ACC.cryptoWallet, ACC.shieldedFunds]).meta({ description: 'The account the reset emptied: Crypto wallet (public, 1300) or Shielded funds (1310)' }),
+      account: z.enum([ACC.cryptoWallet, ACC.shieldedFunds, ACC.relayerAccount]).meta({ description: 'The account the reset emptied: Crypto wallet (public, 1300), Shielded funds (1310) or Relayer account (1320)' }),
       currency,
       amount,
       chain: z.string().min(1).max(40),
@@ -24,7 +26,7 @@ export const chainReset = defineEventType({
     ['amount'],
   ),
   example: { account: ACC.cryptoWallet, currency: 'ETH/18', amount: '0.5', chain: 'local' },
-  rule: "Debit Owner's equity (3000) and credit the account the reset emptied (1300 or 1310) with the amount.",
+  rule: "Debit Owner's equity (3000) and credit the account the reset emptied (1300, 1310 or 1320) with the amount.",
   post: (p) => journal(p.currency).debit(ACC.ownerEquity, p.amount).credit(p.account, p.amount).lines(),
-  describe: (p) => `Reversal: ${p.account === ACC.shieldedFunds ? 'shielded funds' : 'public wallet funds'} on ${p.chain} undone by a chain reset`,
+  describe: (p) => `Reversal: ${FUNDS[p.account]} on ${p.chain} undone by a chain reset`,
 });
