@@ -9913,7 +9913,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason · The chain's RPC could not be reached */
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason, `details.payer` is `relayer` when the business's relayer pays the gas · The chain's RPC could not be reached */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -10109,7 +10109,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason */
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason, `details.payer` is `relayer` when the business's relayer pays the gas */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -10226,7 +10226,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason · Hosted relay unreachable */
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason, `details.payer` is `relayer` when the business's relayer pays the gas · Hosted relay unreachable */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -10458,7 +10458,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason */
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason, `details.payer` is `relayer` when the business's relayer pays the gas */
                 502: {
                     headers: {
                         [name: string]: unknown;
@@ -10555,7 +10555,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason */
+                /** @description Bundler submission failed (502): the bundler could not be reached · Bundler rejection (502): gas estimation failed or the paymaster is exhausted; `details.reason` has the bundler's reason, `details.payer` is `relayer` when the business's relayer pays the gas */
                 502: {
                     headers: {
                         [name: string]: unknown;
