@@ -102,8 +102,4 @@ export const packageExclusions = [
   '!**/node_modules/better-sqlite3/build/{Makefile,binding.Makefile,config.gypi,*.mk}',
   '!**/node_modules/better-sqlite3/build/{deps,Release/obj,Release/obj.target,Release/.deps}/**',
   '!**/node_modules/better-sqlite3/build/Release/{test_extension.node,sqlite3.a}',
-  // The PDF text worker loads pdfjs's legacy Node build and its standard fonts and cmaps only.
-  '!**/node_modules/pdfjs-dist/{build,web,types,image_decoders,wasm,iccs}/**',
-  '!**/node_modules/pdfjs-dist/legacy/{web,image_decoders}/**',
-  '!**/node_modules/pdfjs-dist/legacy/build/{*.min.mjs,pdf.sandbox.mjs}',
 ];

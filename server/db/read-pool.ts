@@ -72,7 +72,8 @@ export class ReadPool {
 
   constructor(private readonly options: ReadPoolOptions) {
     this.slots = Array.from({ length: options.size ?? 1 }, () => ({ worker: null, job: null }));
-    this.maxWaiting = options.maxWaiting ?? 8;
+    // Enough for a client (the UI, an integration) asking many lists at once; past it, 503 with Retry-After.
+    this.maxWaiting = options.maxWaiting ?? 64;
     this.chunkRows = options.chunkRows ?? 2000;
   }
 

@@ -1,19 +1,13 @@
-// Reads the text of PDFs in a worker thread (pdfjs-dist), so a long PDF never stalls the API:
-// pdfjs parses on the thread that calls it when it runs under Node. Plain JS so it loads the same
-// way under node, tsx, vitest and a bundled app; the message types live in pdf-text.ts.
-import { createRequire } from 'node:module';
-import path from 'node:path';
+// Reads the text of PDFs in a worker thread (unpdf: pdf.js built for servers, without the canvas
+// the browser build needs to load), so a long PDF never stalls the API: pdf.js parses on the thread
+// that calls it under Node. Plain JS so it loads the same way under node, tsx, vitest and a bundled
+// app; the message types live in pdf-text.ts.
 import { parentPort } from 'node:worker_threads';
-
-const require = createRequire(import.meta.url);
-// Fonts pdfjs may need to map glyphs to text; a folder path ending in a separator under Node.
-const standardFontDataUrl = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
-let pdfjs = null;
+import { getDocumentProxy } from 'unpdf';
 
 /** Every page's text, pages separated by a blank line, cut at `maxChars`. */
 async function readText(data, maxChars) {
-  pdfjs ??= await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const pdf = await pdfjs.getDocument({ data, standardFontDataUrl, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+  const pdf = await getDocumentProxy(data, { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
   try {
     const pages = [];
     let length = 0;
@@ -27,7 +21,8 @@ async function readText(data, maxChars) {
     }
     return pages.join('\n\n').slice(0, maxChars);
   } finally {
-    await pdf.destroy();
+    // Ends the document and its (in-thread) pdf.js worker; this build has no proxy-level destroy.
+    await pdf.loadingTask.destroy();
   }
 }
 

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 /** Text kept per PDF: enough for any contract or statement; a scanned book is cut here. */
 export const MAX_PDF_TEXT_CHARS = 500_000;
 const TEXT_TIMEOUT_MS = 120_000;
-/** The worker stays this long after its last job (pdfjs takes a few hundred ms to load). */
+/** The worker stays this long after its last job (pdf.js takes a few hundred ms to load). */
 const IDLE_MS = 30_000;
 
 const workerUrl = new URL('./pdf-text-worker.mjs', import.meta.url);
@@ -63,7 +63,7 @@ function scheduleIdleStop() {
 }
 
 /**
- * The PDF's text, every page, read by pdfjs in a worker thread (pdf-text-worker.mjs) shared by
+ * The PDF's text, every page, read by pdf.js (unpdf) in a worker thread (pdf-text-worker.mjs) shared by
  * the jobs of this process, so a long PDF never blocks the API. Rejects when the PDF's text
  * cannot be read or takes longer than two minutes (the worker is then replaced).
  */

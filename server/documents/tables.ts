@@ -173,7 +173,7 @@ export const signingCertificates = sqliteTable('signing_certificates', {
 });
 
 /**
- * Text read from a PDF's pages (pdfjs, in a worker: pdf-text.ts), per entity and content hash.
+ * Text read from a PDF's pages (pdf.js through unpdf, in a worker: pdf-text.ts), per entity and content hash.
  * Each device extracts its own from the blobs it holds (never synced); `failed` marks a PDF whose
  * text could not be read, so it is not tried again. Triggers (migration 0027) copy the text into
  * the document search index of every document with these bytes.

@@ -4,7 +4,7 @@
 // Several processes on one PostgreSQL share the queue: a job is claimed with FOR UPDATE SKIP
 // LOCKED and a lease, so only one of them attempts it; after a crash the lease runs out and the
 // job is attempted again under the same webhook-id.
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, ne } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { Webhook } from 'standardwebhooks';
 import { HttpError } from '../http/errors.js';
@@ -34,11 +34,29 @@ export interface HostedWebhooks {
   close(): void;
 }
 
+/**
+ * Finished jobs are kept 30 days — past the 7-day catch-up, whose re-queueing of an event they keep
+ * from sending it twice — then forgotten, at most 1,000 per pass and one pass an hour. The entity's
+ * delivery log (its synced rows) is the devices' to keep.
+ */
+export const JOB_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 1_000;
+
 export function startHostedWebhooks(h: HostedContext, opts: { allowLocalTargets: boolean; intervalMs?: number }): HostedWebhooks {
   let running: Promise<number> | null = null;
+  let prunedAt = 0;
+  const pass = async (): Promise<number> => {
+    const attempted = await deliverDueJobs(h, opts.allowLocalTargets);
+    if (h.clock.now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = h.clock.now().getTime();
+      await pruneFinishedJobs(h);
+    }
+    return attempted;
+  };
   const deliverDue = async (): Promise<number> => {
     while (running) await running.catch(() => undefined);
-    running = deliverDueJobs(h, opts.allowLocalTargets).finally(() => (running = null));
+    running = pass().finally(() => (running = null));
     return running;
   };
   const tick = () => void (running ? undefined : deliverDue().catch((err: unknown) => h.log.warn({ err }, 'hosted webhooks')));
@@ -48,6 +66,18 @@ export function startHostedWebhooks(h: HostedContext, opts: { allowLocalTargets:
 }
 
 const later = (h: HostedContext, ms: number) => new Date(h.clock.now().getTime() + ms).toISOString();
+
+/** Forgets finished jobs past their retention; how many. */
+export async function pruneFinishedJobs(h: HostedContext): Promise<number> {
+  const old = await h.store.db
+    .select({ id: webhookJobs.id })
+    .from(webhookJobs)
+    .where(and(ne(webhookJobs.status, 'pending'), lt(webhookJobs.updatedAt, later(h, -JOB_RETENTION_MS))))
+    .limit(PRUNE_BATCH);
+  if (old.length === 0) return 0;
+  const gone = await h.store.db.delete(webhookJobs).where(inArray(webhookJobs.id, old.map((j) => j.id))).returning({ id: webhookJobs.id });
+  return gone.length;
+}
 
 /** Takes due jobs no other process holds, and leases them. */
 async function claimDue(h: HostedContext): Promise<Job[]> {

@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { v7 as uuidv7 } from 'uuid';
 import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
+import { webhookJobs } from '../../server/hosted/schema.js';
+import { pruneFinishedJobs } from '../../server/hosted/webhook-worker.js';
+import { eq } from 'drizzle-orm';
 import { call, link, type Device } from './client.js';
 import { startReceiver, type Receiver } from '../integration/webhooks-receiver.js';
 
@@ -101,6 +104,34 @@ export function hostedWebhooksSuite(name: string, databaseUrl: () => Promise<str
       const { changes } = await device.pullAll();
       const last = changes.filter((c: any) => c.table === 'webhook_deliveries' && c.columns.event_id === e.id).at(-1);
       expect(last.columns).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    });
+
+    it('forgets finished jobs after 30 days and keeps pending ones', async () => {
+      const { device } = await link(hosted.url);
+      await subscribe(device);
+      const e = event(device, 'Old news');
+      await device.push([e.change]);
+      await deliver();
+      expect(receivedFor(e.id)).toHaveLength(1);
+      receiver.reply({ status: 503 });
+      const waiting = event(device, 'Still trying');
+      await device.push([waiting.change]);
+      await deliver();
+      const jobsOf = async (eventId: string) => (await hosted.ctx.store.db.select().from(webhookJobs).where(eq(webhookJobs.eventId, eventId))).map((j) => j.status);
+      expect(await jobsOf(e.id)).toEqual(['succeeded']);
+      expect(await jobsOf(waiting.id)).toEqual(['pending']);
+      // The worker prunes at most once an hour; the pruning itself, a month on (the clock put back after).
+      try {
+        offsetMs += 29 * 86_400_000;
+        await pruneFinishedJobs(hosted.ctx);
+        expect(await jobsOf(e.id)).toEqual(['succeeded']);
+        offsetMs += 2 * 86_400_000;
+        expect(await pruneFinishedJobs(hosted.ctx)).toBeGreaterThanOrEqual(1);
+        expect(await jobsOf(e.id)).toEqual([]);
+        expect(await jobsOf(waiting.id)).toEqual(['pending']);
+      } finally {
+        offsetMs -= 31 * 86_400_000;
+      }
     });
 
     it('waits for the secret, and gives it back only to the device a subscription names', async () => {

@@ -74,6 +74,14 @@ const NOT_ENTITY_IDS: Record<string, { reason: string; own: (d: Seeded) => strin
     reason: "Who delivers a webhook subscription: `hosted`, `this-device` or the id of a device on the hosted instance (as deviceId); the sweep's entities are not linked, so any value but `this-device` is a 400 and no row of another entity is named.",
     own: () => 'this-device',
   },
+  transferId: {
+    reason: "A row of the entity's wallet history: read with the caller's entity (another entity's id answers 404, server/wallet/retry-transfer.ts); the sweep's entities have no wallet on a chain, so neither has one.",
+    own: () => '0190f0f0-0000-7000-8000-0000000000e1',
+  },
+  preparedId: {
+    reason: "A proof prepared at the confirm screen, held in memory for the entity that asked: another entity naming it gets its own transfer proved instead (test/integration/wallet-relay-retry.test.ts).",
+    own: () => '0190f0f0-0000-7000-8000-0000000000e2',
+  },
   jobId: {
     reason: "A hosted relay job: the hosted relay keeps jobs with no entity (nothing may tie a transfer to one); this install only asks the caller's entity's hosted instance for it, and the sweep's entities are not linked (404).",
     own: () => '0190f0f0-0000-7000-8000-0000000000d1',

@@ -208,6 +208,22 @@ describe('desktop layout', () => {
     }
   });
 
+  it('reads the text of a PDF with the PDF text worker as packaged, loading unpdf from app.asar.unpacked', async () => {
+    const worker = new Worker(path.join(unpackedDir, 'out', 'main', 'pdf-text-worker.mjs'));
+    try {
+      const data = new Uint8Array(await makePdf(2, [612, 792], 'Descaling instructions'));
+      const answer = await new Promise<{ ok: boolean; text?: string; error?: string }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ id: 1, data, maxChars: 10_000 });
+      });
+      expect(answer.error).toBeUndefined();
+      expect(answer.text).toContain('Descaling instructions');
+    } finally {
+      await worker.terminate();
+    }
+  });
+
   it('proves a JoinSplit with the prover worker and circuit artifacts as packaged', async () => {
     const alice = newKeys();
     const bob = newKeys();

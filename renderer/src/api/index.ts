@@ -1,4 +1,4 @@
-export { ApiError, getCurrentEntity, setCurrentEntity, withQuery, request, api } from './http';
+export { ApiError, getCurrentEntity, setCurrentEntity, withQuery } from './http';
 export { client, unwrap, type ApiData, type ApiBody, type ApiQuery, type Schema, type paths, type components } from './client';
 export { queryClient, entityKey, keyOfEntity, useEntityQuery, invalidateEntity, setEntityData } from './queries';
 export { apiUrl } from './urls';

@@ -1,38 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { getCurrentEntity } from '../api';
-
-/**
- * Loads data on mount and whenever `deps` or the current entity change; `reload()` refetches.
- * @deprecated Load with `useEntityQuery` (renderer/src/api): cached, entity-keyed, invalidated after a change.
- */
-export function useAsync<T>(load: () => Promise<T>, deps: unknown[] = []) {
-  const [data, setData] = useState<T | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const seq = useRef(0);
-  const entity = getCurrentEntity();
-  const reload = useCallback(async () => {
-    const n = ++seq.current;
-    setLoading(true);
-    try {
-      const value = await load();
-      if (n === seq.current) {
-        setData(value);
-        setError(null);
-      }
-    } catch (err) {
-      if (n === seq.current) setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      if (n === seq.current) setLoading(false);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [entity, ...deps]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { data, error, loading, reload, setData };
-}
 
 /** Runs an action (a form submit, a button) with pending and error state. */
 export function useAction<A extends unknown[], T>(action: (...args: A) => Promise<T>) {
