@@ -117,7 +117,8 @@ export async function submitSigning(ctx: Context, token: string, body: z.output<
   const act: Acting = { now: nowIso(ctx), client, host: hostOf(ctx, r, session) };
   if (body.action === 'decline') {
     inTransaction(ctx, s, (store) => declineRequest(store, body.reason, act));
-    return present(loadSigningState(ctx.db, s));
+    // What the signer sees now: read again (the row `s` was read before the decline).
+    return viewAsSigner(ctx, token, client, session);
   }
   const { finished } = inTransaction(ctx, s, (store) => signRequest(store, body.fields, act));
   if (finished) {

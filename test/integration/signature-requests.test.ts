@@ -278,6 +278,8 @@ describe('signing with a token', () => {
     const declined = await server.anon.post(`/api/sign/${token}`, { action: 'decline', reason: 'Wrong amount' });
     expect(declined.status).toBe(200);
     expect(declined.body.request.status).toBe('declined');
+    // The answer is what the signer sees now: her own decline, not the view from before it.
+    expect(declined.body.signer).toMatchObject({ status: 'declined' });
     const bob = await signingToken(owner, requestId, signers[1].id).catch((e: Error) => e.message);
     expect(bob).toMatch(/409/);
     const detail = await owner.get(`${base}/${requestId}`);
