@@ -5,11 +5,11 @@
  */
 import type { paths } from './client';
 import { getCurrentEntity, withQuery } from './http';
+import { fillPath } from './urls';
 
 type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}` ? { [key in K | keyof PathParams<Rest>]: string } : Record<never, string>;
 
 /** `apiHref('/api/helpdesk/tickets/{ticketId}/attachments/{attachmentId}', { ticketId, attachmentId })` → a URL with `entityId`. */
 export function apiHref<P extends keyof paths & string>(path: P, params: PathParams<P>, query: Record<string, string | number | boolean | undefined | null> = {}): string {
-  const filled = path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent((params as Record<string, string>)[key] ?? ''));
-  return withQuery(filled, { entityId: getCurrentEntity(), ...query });
+  return withQuery(fillPath(path, params as Record<string, string>), { entityId: getCurrentEntity(), ...query });
 }

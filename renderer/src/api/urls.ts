@@ -12,7 +12,10 @@ type QueryOf<P extends GetPath> = ([ApiQuery<P, 'get'>] extends [never] ? unknow
 
 /** `apiUrl('/api/notifications/stream', { query: { entityId } })` → `/api/notifications/stream?entityId=…`. */
 export function apiUrl<P extends GetPath>(path: P, options: { path?: PathParamsOf<P>; query?: QueryOf<P> } = {}): string {
-  const params = (options.path ?? {}) as Record<string, string>;
-  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
-  return withQuery(filled, options.query as Record<string, string | number | boolean | undefined | null> | undefined);
+  return withQuery(fillPath(path, (options.path ?? {}) as Record<string, string>), options.query as Record<string, string | number | boolean | undefined | null> | undefined);
+}
+
+/** `/api/x/{id}` with its parameters filled in, each encoded. */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? '')));
 }
