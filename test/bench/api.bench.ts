@@ -83,7 +83,7 @@ async function startRawServer(dbFile: string) {
   const db = new Database(dbFile);
   db.pragma('busy_timeout = 5000');
   const keyByHash = db.prepare('select id, entity_id, scopes, revoked_at, expires_at from api_keys where key_hash = ?');
-  const tickets = db.prepare(`select ${TICKET_FIELDS.map((f) => `${snake(f)} as "${f}"`).join(', ')} from helpdesk_tickets where entity_id = ? order by created_at desc, id desc`);
+  const tickets = db.prepare(`select ${TICKET_FIELDS.map((f) => (f === 'subject' ? '(provisional_number is not null and provisional_number = ticket_number) as "numberProvisional", ' : '') + `${snake(f)} as "${f}"`).join(', ')} from helpdesk_tickets where entity_id = ? order by created_at desc, id desc`);
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     const json = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
@@ -108,7 +108,7 @@ async function startRawServer(dbFile: string) {
       if (!key) return send(res, 401, { error: 'Invalid API key' });
       const entityId = url.searchParams.get('entityId');
       if (entityId !== key.entity_id || !(JSON.parse(key.scopes) as string[]).includes('read:helpdesk')) return send(res, 403, { error: 'Forbidden' });
-      const rows = tickets.all(entityId);
+      const rows = (tickets.all(entityId) as { numberProvisional: number }[]).map((t) => ({ ...t, numberProvisional: t.numberProvisional === 1 }));
       res.setHeader('x-total-count', String(rows.length));
       return send(res, 200, rows);
     }
