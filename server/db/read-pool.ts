@@ -37,6 +37,8 @@ export interface ReadPoolOptions {
   maxWaiting?: number;
   /** Rows per chunk handed to `onRows`. */
   chunkRows?: number;
+  /** A read known to return at most this many rows runs on the caller's connection: a worker's round trip costs more than it (default 500). */
+  inlineRows?: number;
   /** The worker's entry (tests give one that fails). */
   workerUrl?: URL;
 }
@@ -69,12 +71,15 @@ export class ReadPool {
   private closed = false;
   private readonly maxWaiting: number;
   private readonly chunkRows: number;
+  /** See ReadPoolOptions.inlineRows. */
+  readonly inlineRows: number;
 
   constructor(private readonly options: ReadPoolOptions) {
     this.slots = Array.from({ length: options.size ?? 1 }, () => ({ worker: null, job: null }));
     // Enough for a client (the UI, an integration) asking many lists at once; past it, 503 with Retry-After.
     this.maxWaiting = options.maxWaiting ?? 64;
     this.chunkRows = options.chunkRows ?? 2000;
+    this.inlineRows = options.inlineRows ?? 500;
   }
 
   /** Reads currently running in a worker, and queued. */

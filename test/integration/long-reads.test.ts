@@ -68,6 +68,49 @@ describe('a long export does not hold up other requests', () => {
   }, 120_000);
 
   it('serves the unpaged ticket list from the worker: the same JSON, count and ETag as before', async () => {
+    // A pool that reads every list in its worker (the default answers a list this small itself).
+    const workerOnly = new ReadPool({ file: server.ctx.sqlite.name, inlineRows: 0 });
+    const real = replaceReadPool(server.ctx, workerOnly);
+    try {
+      await expectWorkerList();
+      expect(workerOnly.load).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      if (real) replaceReadPool(server.ctx, real);
+      await workerOnly.close();
+    }
+  });
+
+  it('answers an unfiltered list of up to inlineRows tickets itself, a longer or filtered one in the worker', async () => {
+    const stall = new URL('../fixtures/read-workers/stall.mjs', import.meta.url);
+    for (const [inlineRows, path, inline] of [
+      [30, '/api/helpdesk/tickets', true],
+      [29, '/api/helpdesk/tickets', false],
+      [500, '/api/helpdesk/tickets?status=new', false],
+    ] as const) {
+      const stalled = new ReadPool({ file: server.ctx.sqlite.name, inlineRows, workerUrl: stall });
+      const real = replaceReadPool(server.ctx, stalled);
+      try {
+        const res = fetchAs(owner, path);
+        if (inline) {
+          const answered = await res;
+          expect(answered.status, path).toBe(200);
+          expect(await answered.text()).toBe(JSON.stringify(listTickets(server.ctx, owner.entityId, {}).items));
+          expect(stalled.load.running).toBe(0);
+        } else {
+          while (stalled.load.running === 0) await new Promise((r) => setTimeout(r, 10));
+          await stalled.close();
+          expect((await res).status, `${path} with inlineRows ${inlineRows}`).toBe(503);
+        }
+      } finally {
+        if (real) replaceReadPool(server.ctx, real);
+        await stalled.close();
+      }
+    }
+  });
+});
+
+async function expectWorkerList() {
+  {
     const res = await fetchAs(owner, '/api/helpdesk/tickets');
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -88,8 +131,8 @@ describe('a long export does not hold up other requests', () => {
     const theirs = await fetchAs(other, '/api/helpdesk/tickets');
     expect(await theirs.text()).toBe('[]');
     expect(theirs.headers.get('x-total-count')).toBe('0');
-  });
-});
+  }
+}
 
 describe('reports read their totals in the worker', () => {
   it('answers the same trial balance, balance sheet and profit and loss as read on the server connection', async () => {
@@ -114,7 +157,7 @@ describe('when the read worker fails', () => {
   const file = () => server.ctx.sqlite.name;
 
   it('a worker that dies answers 503 with an error, never 500; the next read works again', async () => {
-    const crashing = new ReadPool({ file: file(), workerUrl: new URL('../fixtures/read-workers/crash.mjs', import.meta.url) });
+    const crashing = new ReadPool({ file: file(), inlineRows: 0, workerUrl: new URL('../fixtures/read-workers/crash.mjs', import.meta.url) });
     const real = replaceReadPool(server.ctx, crashing);
     try {
       for (const path of ['/api/ledger/journal.csv', '/api/helpdesk/tickets', '/api/ledger/trial-balance', '/api/ledger/reports/profit-and-loss']) {
@@ -130,7 +173,7 @@ describe('when the read worker fails', () => {
   });
 
   it('past the queue limit answers 503 with Retry-After and an error; stopping refuses what waits', async () => {
-    const stalled = new ReadPool({ file: file(), size: 1, maxWaiting: 1, workerUrl: new URL('../fixtures/read-workers/stall.mjs', import.meta.url) });
+    const stalled = new ReadPool({ file: file(), size: 1, maxWaiting: 1, inlineRows: 0, workerUrl: new URL('../fixtures/read-workers/stall.mjs', import.meta.url) });
     const real = replaceReadPool(server.ctx, stalled);
     try {
       const until = async (ok: () => boolean) => {
