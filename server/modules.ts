@@ -1,5 +1,3 @@
-import type { Context } from './context.js';
-import type { RouteDef } from './http/route.js';
 import { authRoutes } from './auth/routes.js';
 import { helpdeskModule } from './helpdesk/index.js';
 import { notificationsModule } from './notifications/index.js';
@@ -12,10 +10,9 @@ import { walletModule } from './wallet/index.js';
 import { createSyncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
 import { searchModule } from './search/index.js';
-import { hostedOnly, local, type TablePolicies } from './sync/policy.js';
-import type { LoggedChange } from './sync/protocol.js';
-import type { Tx } from './db/tx.js';
-import { registerEvents, type EventDefinitions } from './events/catalogue.js';
+import { hostedOnly, local, type TablePolicies } from './kernel/sync-policy.js';
+import type { Module } from './kernel/module.js';
+import { registerEvents } from './events/catalogue.js';
 
 const authModule: Module = {
   name: 'auth',
@@ -31,40 +28,6 @@ const authModule: Module = {
     entity_people: hostedOnly,
   },
 };
-
-/** A business area: its routes, and what it starts (outbox consumers, background loops). */
-export interface Module {
-  name: string;
-  routes: RouteDef[];
-  /** The domain event types it records, each with the schema of its payload (its `events.ts`). */
-  events?: EventDefinitions;
-  start?(ctx: Context): void;
-  /** Releases what `start` or the routes acquired (worker threads, child processes). */
-  stop?(ctx: Context): Promise<void> | void;
-  /**
-   * The hosted instance's own changes (a signer on its public pages), just applied here in `tx`:
-   * the side effects a device has when it makes such a change itself (events for webhooks,
-   * notifications). Each device has them once, for its own subscriptions and people.
-   */
-  onHostedChanges?(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void;
-  /**
-   * Other devices' changes, applied here and committed: live announcements only (an open UI's
-   * stream), never writes — what a change causes happened once, on the device where it began.
-   */
-  onApplied?(ctx: Context, entityId: string, changes: LoggedChange[]): void;
-  /**
-   * Changes other devices or the hosted instance made, just applied here in `tx` (never this
-   * device's own, echoed back): what this device does about them as one of the entity's workers
-   * (webhook deliveries it is the deliverer of).
-   */
-  onPulledChanges?(ctx: Context, tx: Tx, entityId: string, changes: LoggedChange[]): void;
-  /** The entity is being linked, in the link's transaction, before its rows are queued: `deviceId` is this device's id in it. */
-  onLinking?(ctx: Context, tx: Tx, entityId: string, deviceId: string): void;
-  /** Before each push of a linked entity: what must reach the hosted instance outside the log (webhook secrets). */
-  beforePush?(ctx: Context, entityId: string, hosted: { url: string; token: string }): Promise<void>;
-  /** How each of its tables takes part in sync (every table has one policy). */
-  sync?: TablePolicies;
-}
 
 // Sync is handed the policies and hooks of every module (itself included) rather than importing this file.
 const syncModule = createSyncModule({ policies: () => tablePolicies(), hooks: () => modules });

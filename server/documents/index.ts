@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { fact, guardedExcept, local, mutable, secret } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { fact, guardedExcept, local, mutable, secret } from '../kernel/sync-policy.js';
 import { extractDocumentTexts } from './extract-texts.js';
 import { recordMailResults } from './mail-audit.js';
 import { runAutoReminders } from './reminders.js';

@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { fact, guarded, local, mutable } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { fact, guarded, local, mutable } from '../kernel/sync-policy.js';
 import { ledgerRoutes } from './routes.js';
 import { ledgerEvents } from './events.js';
 
