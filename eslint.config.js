@@ -34,7 +34,7 @@ export default tseslint.config(
       'boundaries/ignore': ['server/db/migrations/**'],
       'boundaries/elements': [
         { type: 'app', mode: 'full', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/stop-on-exit.ts'] },
-        { type: 'kernel', mode: 'full', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts', 'server/kernel/**', 'server/db/**', 'server/http/**', 'server/events/**'] },
+        { type: 'kernel', mode: 'full', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts', 'server/kernel/**', 'server/blobs/**', 'server/db/**', 'server/http/**', 'server/events/**'] },
         { type: 'sync', mode: 'full', pattern: ['server/sync/**', 'server/hosted/**'] },
         { type: 'module', mode: 'folder', pattern: 'server/*', capture: ['name'] },
       ],

@@ -1,6 +1,9 @@
 // What other modules and the kernel use of auth (the module itself is registered in modules.ts).
 export { memberRoleOf } from './member-role.js';
-export { roleAllows, type Role } from './permissions.js';
-export type { Auth } from './authenticate.js';
-export { roleOf } from './entities.js';
+export { roleAllows, ROLES, type Role } from './permissions.js';
+export { actorOf, type Auth } from './authenticate.js';
+export { entityNameOf, getEntity, roleOf } from './entities.js';
+export { listMembers, memberAddressesOf } from './members.js';
 export type { Permission, Scope } from './permissions.js';
+/** The entities table, for other modules' foreign keys (their rows go with the entity). */
+export { entities } from './tables.js';

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/tx.js';
-import { entities } from '../auth/tables.js';
+import { entityNameOf } from '../auth/index.js';
 import { syncLinks } from '../sync/tables.js';
 import { helpdeskNode, helpdeskSettings, helpdeskTicketCounters, helpdeskTickets } from './tables.js';
 import { derivePrefix } from './ticket-prefix.js';
@@ -29,8 +29,7 @@ function nodeTag(tx: Tx): string {
 export function ticketPrefixOf(tx: Queryable, entityId: string): { prefix: string; chosen: boolean } {
   const chosen = tx.select({ prefix: helpdeskSettings.ticketPrefix }).from(helpdeskSettings).where(eq(helpdeskSettings.entityId, entityId)).get()?.prefix;
   if (chosen) return { prefix: chosen, chosen: true };
-  const name = tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId)).get()?.name ?? '';
-  return { prefix: derivePrefix(name), chosen: false };
+  return { prefix: derivePrefix(entityNameOf(tx, entityId)), chosen: false };
 }
 
 function nextSeq(tx: Tx, entityId: string, node: string, first: number): number {

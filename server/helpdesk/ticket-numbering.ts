@@ -2,8 +2,7 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
-import type { Auth } from '../auth/authenticate.js';
-import { roleOf } from '../auth/entities.js';
+import { type Auth, roleOf } from '../auth/index.js';
 import { ForbiddenError } from '../http/errors.js';
 import { helpdeskSettings } from './tables.js';
 import { ticketPrefixOf } from './numbering.js';

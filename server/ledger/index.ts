@@ -31,3 +31,8 @@ export type { PostEventInput } from './schemas.js';
 export { formatMinor, toMinor, parseCurrency } from './money.js';
 export { listAccounts } from './accounts.js';
 export { searchLedgerEvents } from './search-hits.js';
+export { ACC } from './chart.js';
+export { accountIdOf, eventIdOf } from './ids.js';
+export { netDebitOf } from './balances.js';
+export { reverseEvent } from './reverse-event.js';
+export { csvField, exportJournalCsvNow } from './journal-report.js';

@@ -22,3 +22,4 @@ export const notificationsModule: Module = {
     notification_email_prefs: mutable,
   },
 };
+export { notify } from './notifications.js';
