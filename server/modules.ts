@@ -3,8 +3,8 @@ import { helpdeskModule } from './helpdesk/index.js';
 import { notificationsModule } from './notifications/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { ledgerModule } from './ledger/index.js';
-import { foldersModule } from './folders/index.js';
-import { documentsModule } from './documents/index.js';
+import { foldersModule, registerFolderContents } from './folders/index.js';
+import { documentsInFolders, documentsModule } from './documents/index.js';
 import { mailModule } from './mail/index.js';
 import { walletModule } from './wallet/index.js';
 import { createSyncModule } from './sync/index.js';
@@ -33,6 +33,9 @@ const authModule: Module = {
 const syncModule = createSyncModule({ policies: () => tablePolicies(), hooks: () => modules });
 
 export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule, searchModule];
+
+// Folders hold documents: the documents module's placement, handed over here so neither imports the other's files.
+registerFolderContents(documentsInFolders);
 
 // The event catalogue is the modules' events: handed to the kernel once, as the modules load.
 for (const m of modules) if (m.events) registerEvents(m.events);

@@ -45,4 +45,5 @@ export const documentsModule: Module = {
     ctx.loops.add('documents.complete-signed', 5_000, async () => void (await completeSignedRequests(ctx)));
   },
 };
+export { documentsInFolders } from './placement.js';
 export { searchDocuments } from './search-hits.js';

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { route, type RouteContext, type RouteDef } from '../http/route.js';
 import { actorOf } from '../auth/index.js';
-import { accessorOf } from '../folders/access.js';
+import { accessorOf } from '../folders/index.js';
 import { listAudit, verifyAuditChain } from './audit.js';
 import { addFields, listFields, removeFields, updateField } from './fields.js';
 import { listSignatureParties } from './parties.js';

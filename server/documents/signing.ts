@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors
 import { actorOf, type Auth } from '../auth/authenticate.js';
 import { roleOf } from '../auth/entities.js';
 import { roleAllows } from '../auth/permissions.js';
-import { accessorOf } from '../folders/access.js';
+import { accessorOf } from '../folders/index.js';
 import { findDocument } from './documents.js';
 import { signedName } from './signed-copy.js';
 import { finalizeRequest } from './finalize.js';
