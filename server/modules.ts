@@ -1,4 +1,6 @@
 import { authRoutes } from './auth/routes.js';
+import { credentialsOf, memberRoleOf } from './auth/index.js';
+import { registerAccessLookup } from './kernel/access.js';
 import { helpdeskModule } from './helpdesk/index.js';
 import { notificationsModule } from './notifications/index.js';
 import { webhooksModule } from './webhooks/index.js';
@@ -33,6 +35,9 @@ const authModule: Module = {
 const syncModule = createSyncModule({ policies: () => tablePolicies(), hooks: () => modules });
 
 export const modules: Module[] = [authModule, helpdeskModule, notificationsModule, webhooksModule, ledgerModule, documentsModule, foldersModule, mailModule, walletModule, syncModule, backupModule, searchModule];
+
+// The kernel's routes authorise through the auth module's credentials and roles, handed over here.
+registerAccessLookup({ credentialsOf, memberRoleOf });
 
 // Folders hold documents: the documents module's placement, handed over here so neither imports the other's files.
 registerFolderContents(documentsInFolders);

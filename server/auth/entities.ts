@@ -4,7 +4,7 @@ import type { Queryable } from '../db/tx.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import { entities, memberships } from './tables.js';
-import { ROLE_PERMISSIONS, type Role } from './permissions.js';
+import { ROLE_PERMISSIONS, type Role } from '../kernel/permissions.js';
 import { NotFoundError } from '../http/errors.js';
 
 export type EntityRow = typeof entities.$inferSelect;

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/tx.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import { entityPeople, invitations, memberships, users } from './tables.js';
-import type { Role } from './permissions.js';
+import type { Role } from '../kernel/permissions.js';
 import { randomToken, sha256Hex } from './passwords.js';
 import { roleOf } from './entities.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';

@@ -8,10 +8,10 @@ import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { users } from './tables.js';
 import { eq } from 'drizzle-orm';
 import { UnauthorizedError } from '../http/errors.js';
-import { ROLE_PERMISSIONS } from './permissions.js';
+import { ROLE_PERMISSIONS } from '../kernel/permissions.js';
 import { linkOf } from '../sync/engine.js';
 import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from '../sync/people.js';
-import type { Auth } from './authenticate.js';
+import type { Auth } from '../kernel/access.js';
 
 const tags = ['Auth'];
 const sessionUser = (auth: Auth | null) => {
