@@ -1,6 +1,8 @@
 import { authRoutes } from './auth/routes.js';
 import { credentialsOf, memberRoleOf } from './auth/index.js';
 import { registerAccessLookup } from './kernel/access.js';
+import { registerEntityLinks } from './kernel/entity-links.js';
+import { entityLinks } from './sync/entity-links.js';
 import { helpdeskModule } from './helpdesk/index.js';
 import { notificationsModule } from './notifications/index.js';
 import { webhooksModule } from './webhooks/index.js';
@@ -38,6 +40,8 @@ export const modules: Module[] = [authModule, helpdeskModule, notificationsModul
 
 // The kernel's routes authorise through the auth module's credentials and roles, handed over here.
 registerAccessLookup({ credentialsOf, memberRoleOf });
+// Modules ask of an entity's link to a hosted instance through the kernel; sync answers.
+registerEntityLinks(entityLinks);
 
 // Folders hold documents: the documents module's placement, handed over here so neither imports the other's files.
 registerFolderContents(documentsInFolders);

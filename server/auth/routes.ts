@@ -9,7 +9,7 @@ import { users } from './tables.js';
 import { eq } from 'drizzle-orm';
 import { UnauthorizedError } from '../http/errors.js';
 import { ROLE_PERMISSIONS } from '../kernel/permissions.js';
-import { linkOf } from '../sync/engine.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from '../sync/people.js';
 import type { Auth } from '../kernel/access.js';
 
@@ -122,7 +122,7 @@ export const authRoutes: RouteDef[] = [
       errors: { 409: 'Already a member' },
     },
     async ({ ctx, auth, entityId, body }) => {
-      if (!linkOf(ctx, entityId)) return addMember(ctx, entityId, sessionUser(auth).userId, body);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return addMember(ctx, entityId, sessionUser(auth).userId, body);
       // Linked: the hosted instance invites her (mail, join page); her row comes back as on every device.
       const invitation = await inviteThroughHosted(ctx, entityId, body);
       const member = listMembers(ctx, entityId).find((m) => m.userId === invitation.accountId) ?? {
@@ -144,7 +144,7 @@ export const authRoutes: RouteDef[] = [
   route(
     { method: 'patch', path: '/api/entities/{entityId}/members/{userId}', summary: "Change a member's role", tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, body: s.updateMemberBody, response: s.memberSchema, errors: { 409: 'Would leave the entity without an owner' } },
     async ({ ctx, auth, entityId, params, body }) => {
-      if (!linkOf(ctx, entityId)) return changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role);
       // Linked: the hosted instance decides (owner rules, last owner) and every device follows.
       await changeRoleThroughHosted(ctx, entityId, params.userId, body.role);
       return getMember(ctx, entityId, params.userId);
@@ -153,7 +153,7 @@ export const authRoutes: RouteDef[] = [
   route(
     { method: 'delete', path: '/api/entities/{entityId}/members/{userId}', summary: 'Remove a member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, response: z.object({ removed: z.boolean() }), errors: { 409: 'Would leave the entity without an owner' } },
     async ({ ctx, auth, entityId, params }) => {
-      if (!linkOf(ctx, entityId)) return removeMember(ctx, entityId, sessionUser(auth).userId, params.userId);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return removeMember(ctx, entityId, sessionUser(auth).userId, params.userId);
       await removeThroughHosted(ctx, entityId, params.userId);
       return { removed: true };
     },

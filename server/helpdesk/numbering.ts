@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/tx.js';
 import { entityNameOf } from '../auth/index.js';
-import { syncLinks } from '../sync/tables.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { helpdeskNode, helpdeskSettings, helpdeskTicketCounters, helpdeskTickets } from './tables.js';
 import { derivePrefix } from './ticket-prefix.js';
 
@@ -50,7 +50,7 @@ const taken = (tx: Tx, entityId: string, number: string) =>
  */
 export function nextTicketNumber(tx: Tx, entityId: string): { ticketNumber: string; provisionalNumber: string | null } {
   const { prefix } = ticketPrefixOf(tx, entityId);
-  const linked = tx.select({ id: syncLinks.entityId }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get() !== undefined;
+  const linked = entityLinks().linkOf(tx, entityId) !== null;
   const node = linked ? nodeTag(tx) : LOCAL_SERIES;
   // A number already used (a prefix changed back, a series from before) is skipped, never reused.
   for (;;) {
