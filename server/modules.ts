@@ -1,5 +1,6 @@
 import { authRoutes } from './auth/routes.js';
-import { credentialsOf, memberRoleOf } from './auth/index.js';
+import { credentialsOf, memberRoleOf, registerHostedPeople } from './auth/index.js';
+import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from './sync/people.js';
 import { registerAccessLookup } from './kernel/access.js';
 import { registerEntityLinks } from './kernel/entity-links.js';
 import { entityLinks } from './sync/entity-links.js';
@@ -42,6 +43,8 @@ export const modules: Module[] = [authModule, helpdeskModule, notificationsModul
 registerAccessLookup({ credentialsOf, memberRoleOf });
 // Modules ask of an entity's link to a hosted instance through the kernel; sync answers.
 registerEntityLinks(entityLinks);
+// The people of a linked entity are its hosted instance's: auth changes them through sync.
+registerHostedPeople({ invite: inviteThroughHosted, changeRole: changeRoleThroughHosted, remove: removeThroughHosted, changePassword, passwordChangedElsewhere });
 
 // Folders hold documents: the documents module's placement, handed over here so neither imports the other's files.
 registerFolderContents(documentsInFolders);

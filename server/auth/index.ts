@@ -2,6 +2,7 @@
 export { memberRoleOf } from './member-role.js';
 export { roleAllows, ROLES, type Role } from '../kernel/permissions.js';
 export { actorOf, credentialsOf } from './authenticate.js';
+export { registerHostedPeople, type HostedPeople } from './hosted-people.js';
 export type { Auth } from '../kernel/access.js';
 export { entityNameOf, getEntity, roleOf } from './entities.js';
 export { listMembers, memberAddressesOf } from './members.js';
