@@ -6,6 +6,13 @@ import boundaries from 'eslint-plugin-boundaries';
 
 /** A string that starts with /api (esquery's regex cannot hold a slash, hence \x2F). */
 const API_PATH = '/^\\x2Fapi(\\x2F|$)/';
+/** The message of a deep import into another module (test/unit/module-boundaries.test.ts looks for it). */
+const SURFACE = "Another module is used through its index.ts, not {{ to.element.fileInternalPath }} ({{ to.element.captured.name }}).";
+/** server/'s layers as entity selectors (a layer is folders, and for kernel and app single files at server/'s root). */
+const KERNEL = [{ element: { type: 'kernel' } }, { file: { categories: 'kernel' } }];
+const MODULE = { element: { type: 'module' } };
+const SYNC = { element: { type: 'sync' } };
+const APP = { file: { categories: 'app' } };
 /** Calls whose path argument the typed client checks against the OpenAPI paths. */
 const TYPED_CALL = ":matches(CallExpression[callee.object.name='client'][callee.property.name=/^(GET|POST|PUT|PATCH|DELETE)$/], CallExpression[callee.name=/^(uploadFile|apiUrl|apiHref)$/])";
 
@@ -32,28 +39,35 @@ export default tseslint.config(
       'import/resolver': { typescript: { project: './tsconfig.json' } },
       'boundaries/include': ['server/**/*.ts'],
       'boundaries/ignore': ['server/db/migrations/**'],
+      // Elements are folders; the single files at server/'s root are classified as files.
       'boundaries/elements': [
-        { type: 'app', mode: 'full', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/stop-on-exit.ts'] },
-        { type: 'kernel', mode: 'full', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts', 'server/db/**', 'server/http/**', 'server/events/**'] },
-        { type: 'sync', mode: 'full', pattern: ['server/sync/**', 'server/hosted/**'] },
-        { type: 'module', mode: 'folder', pattern: 'server/*', capture: ['name'] },
+        { type: 'kernel', partialMatch: false, pattern: ['server/kernel', 'server/blobs', 'server/db', 'server/http', 'server/events'] },
+        { type: 'sync', partialMatch: false, pattern: ['server/sync', 'server/hosted'] },
+        { type: 'module', partialMatch: false, pattern: 'server/*', capture: ['name'] },
+      ],
+      'boundaries/files': [
+        { category: 'app', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/stop-on-exit.ts'] },
+        { category: 'kernel', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts'] },
       ],
     },
     rules: {
-      'boundaries/element-types': [
+      // One rule, two kinds of policy: the layer order (what is not allowed is refused), then
+      // module surfaces (a later policy overrides an earlier one for the same import).
+      'boundaries/dependencies': [
         'error',
         {
           default: 'disallow',
-          rules: [
-            { from: 'kernel', allow: ['kernel'] },
-            { from: 'module', allow: ['kernel', 'module'] },
-            { from: 'sync', allow: ['kernel', 'module', 'sync'] },
-            { from: 'app', allow: ['kernel', 'module', 'sync', 'app'] },
+          policies: [
+            { from: KERNEL, allow: { to: KERNEL } },
+            { from: MODULE, allow: { to: [...KERNEL, MODULE] } },
+            { from: SYNC, allow: { to: [...KERNEL, MODULE, SYNC] } },
+            { from: APP, allow: { to: [...KERNEL, MODULE, SYNC, APP] } },
+            // Another module only through its index.ts (inside a module, anything goes).
+            { to: { element: { type: 'module', fileInternalPath: '!index.ts' } }, disallow: [{ from: { element: { type: '*' } } }, { from: { file: { categories: '*' } } }], message: SURFACE },
+            { to: MODULE, allow: { dependency: { relationship: { to: 'internal' } } } },
           ],
         },
       ],
-      // Another module only through its index.ts (inside a module, anything goes).
-      'boundaries/entry-point': ['error', { default: 'disallow', rules: [{ target: ['module', 'kernel', 'sync', 'app'], allow: '**' }, { target: ['module'], disallow: '**' }, { target: ['module'], allow: 'index.ts' }] }],
     },
   },
   {

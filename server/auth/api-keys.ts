@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { apiKeys } from './tables.js';
 import { randomToken, sha256Hex } from './passwords.js';
-import type { Scope } from './permissions.js';
+import type { Scope } from '../kernel/permissions.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -2,14 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
+import type { Auth } from '../kernel/access.js';
 import { sha256Hex } from './passwords.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 
 export const SESSION_COOKIE = 'bureau_session';
 
-export type Auth =
-  | { kind: 'session'; userId: string; sessionId: string; email: string; name: string }
-  | { kind: 'apiKey'; keyId: string; entityId: string; scopes: string[]; name: string; prefix: string };
 
 /** Who did it, for audit records written by any module. */
 export function actorOf(auth: Auth | null): { type: 'user' | 'api_key' | 'anonymous'; id: string | null; name: string } {

@@ -1,9 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Queryable } from '../db/tx.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import { entities, memberships } from './tables.js';
-import { ROLE_PERMISSIONS, type Role } from './permissions.js';
+import { ROLE_PERMISSIONS, type Role } from '../kernel/permissions.js';
 import { NotFoundError } from '../http/errors.js';
 
 export type EntityRow = typeof entities.$inferSelect;
@@ -27,6 +28,11 @@ export function getEntity(ctx: Context, entityId: string) {
   const e = ctx.db.select().from(entities).where(eq(entities.id, entityId)).get();
   if (!e) throw new NotFoundError('Entity not found');
   return publicEntity(e);
+}
+
+/** The entity's name ('' when there is none), read in the caller's transaction. */
+export function entityNameOf(tx: Queryable, entityId: string): string {
+  return tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId)).get()?.name ?? '';
 }
 
 export function createEntity(ctx: Context, userId: string, name: string) {

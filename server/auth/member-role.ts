@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
-import type { Role } from './permissions.js';
+import type { Role } from '../kernel/permissions.js';
 
 const memberRole = new WeakMap<Context['sqlite'], Statement<[string, string], { role: Role }>>();
 

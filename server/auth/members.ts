@@ -1,9 +1,10 @@
 import { and, asc, eq, isNull, count } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Queryable } from '../db/tx.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import { entityPeople, invitations, memberships, users } from './tables.js';
-import type { Role } from './permissions.js';
+import type { Role } from '../kernel/permissions.js';
 import { randomToken, sha256Hex } from './passwords.js';
 import { roleOf } from './entities.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
@@ -37,6 +38,12 @@ export function listMembers(ctx: Context, entityId: string, opts: { withRemoved?
     .all()
     .map(({ removedAt, joinedAt, ...p }) => ({ ...p, joinedAt: joinedAt ?? removedAt ?? '', state: 'removed' as const, pending: false }));
   return [...members, ...removed.filter((p) => !members.some((m) => m.userId === p.userId))];
+}
+
+/** Members with an account (an e-mail and a name in the local users table): all of the entity's, or the one user's. */
+export function memberAddressesOf(tx: Queryable, entityId: string, userId?: string): { userId: string; email: string; name: string }[] {
+  const q = tx.select({ userId: users.id, email: users.email, name: users.name }).from(memberships).innerJoin(users, eq(users.id, memberships.userId));
+  return userId ? q.where(and(eq(memberships.entityId, entityId), eq(memberships.userId, userId))).all() : q.where(eq(memberships.entityId, entityId)).all();
 }
 
 export function getMember(ctx: Context, entityId: string, userId: string) {

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Tx } from '../db/tx.js';
 import { entityPeople, memberships, users } from './tables.js';
-import { syncLinks } from '../sync/tables.js';
+import { entityLinks } from '../kernel/entity-links.js';
 
 type PersonRow = typeof entityPeople.$inferSelect;
 
@@ -31,7 +31,7 @@ export function personIdOf(rowId: string): string | null {
 export function applyPeople(ctx: Context, tx: Tx, entityId: string, touched?: string[]): void {
   const where = touched ? and(eq(entityPeople.entityId, entityId), inArray(entityPeople.userId, touched)) : eq(entityPeople.entityId, entityId);
   const rows = touched && touched.length === 0 ? [] : tx.select().from(entityPeople).where(where).all();
-  const link = tx.select({ accountId: syncLinks.accountId }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get();
+  const link = entityLinks().linkOf(tx, entityId);
   for (const person of rows) applyPerson(ctx, tx, entityId, person, link?.accountId ?? null);
   // Rows the hosted instance dropped (an invitation withdrawn before it was accepted): the
   // membership goes, unless the person signs in here (then she is someone this install knows).
@@ -70,5 +70,5 @@ function applyPerson(ctx: Context, tx: Tx, entityId: string, person: PersonRow, 
   if (!existing) tx.insert(memberships).values({ entityId, userId: person.userId, role: person.role, createdAt: person.joinedAt ?? person.invitedAt ?? now }).run();
   else if (existing.role !== person.role) tx.update(memberships).set({ role: person.role }).where(key).run();
   // This device's own account: the role it shows for the link follows too.
-  if (person.userId === ownAccountId) tx.update(syncLinks).set({ role: person.role }).where(eq(syncLinks.entityId, entityId)).run();
+  if (person.userId === ownAccountId) entityLinks().setLinkRole(tx, entityId, person.role);
 }

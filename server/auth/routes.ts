@@ -8,10 +8,10 @@ import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { users } from './tables.js';
 import { eq } from 'drizzle-orm';
 import { UnauthorizedError } from '../http/errors.js';
-import { ROLE_PERMISSIONS } from './permissions.js';
-import { linkOf } from '../sync/engine.js';
-import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from '../sync/people.js';
-import type { Auth } from './authenticate.js';
+import { ROLE_PERMISSIONS } from '../kernel/permissions.js';
+import { entityLinks } from '../kernel/entity-links.js';
+import { hostedPeople } from './hosted-people.js';
+import type { Auth } from '../kernel/access.js';
 
 const tags = ['Auth'];
 const sessionUser = (auth: Auth | null) => {
@@ -43,7 +43,7 @@ export const authRoutes: RouteDef[] = [
   route(
     { method: 'post', path: '/api/auth/login', summary: 'Sign in; sets the session cookie', tags, access: 'public', body: s.loginBody, response: z.object({ user: s.userSchema }), errors: { 401: 'Wrong e-mail or password', 429: 'Too many failed attempts' } },
     async ({ ctx, res, body, ip, userAgent }) => {
-      const user = await logIn(ctx, { ...body, ip }, (userId, password) => passwordChangedElsewhere(ctx, userId, password));
+      const user = await logIn(ctx, { ...body, ip }, (userId, password) => hostedPeople().passwordChangedElsewhere(ctx, userId, password));
       startSession(ctx, res, user.id, userAgent);
       return { user: publicUser(user) };
     },
@@ -62,7 +62,7 @@ export const authRoutes: RouteDef[] = [
       errors: { 400: 'The current password is wrong', 401: 'Not signed in', 502: 'The hosted instance cannot be reached: nothing changed' },
     },
     async ({ ctx, auth, body }) => {
-      await changePassword(ctx, sessionUser(auth).userId, body);
+      await hostedPeople().changePassword(ctx, sessionUser(auth).userId, body);
     },
   ),
   route(
@@ -122,9 +122,9 @@ export const authRoutes: RouteDef[] = [
       errors: { 409: 'Already a member' },
     },
     async ({ ctx, auth, entityId, body }) => {
-      if (!linkOf(ctx, entityId)) return addMember(ctx, entityId, sessionUser(auth).userId, body);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return addMember(ctx, entityId, sessionUser(auth).userId, body);
       // Linked: the hosted instance invites her (mail, join page); her row comes back as on every device.
-      const invitation = await inviteThroughHosted(ctx, entityId, body);
+      const invitation = await hostedPeople().invite(ctx, entityId, body);
       const member = listMembers(ctx, entityId).find((m) => m.userId === invitation.accountId) ?? {
         userId: invitation.accountId!,
         email: invitation.email,
@@ -144,17 +144,17 @@ export const authRoutes: RouteDef[] = [
   route(
     { method: 'patch', path: '/api/entities/{entityId}/members/{userId}', summary: "Change a member's role", tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, body: s.updateMemberBody, response: s.memberSchema, errors: { 409: 'Would leave the entity without an owner' } },
     async ({ ctx, auth, entityId, params, body }) => {
-      if (!linkOf(ctx, entityId)) return changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return changeMemberRole(ctx, entityId, sessionUser(auth).userId, params.userId, body.role);
       // Linked: the hosted instance decides (owner rules, last owner) and every device follows.
-      await changeRoleThroughHosted(ctx, entityId, params.userId, body.role);
+      await hostedPeople().changeRole(ctx, entityId, params.userId, body.role);
       return getMember(ctx, entityId, params.userId);
     },
   ),
   route(
     { method: 'delete', path: '/api/entities/{entityId}/members/{userId}', summary: 'Remove a member', tags: ['Entities'], access: { entity: 'QBH', permission: 'MEMBERS.MANAGE' }, params: s.memberParams, response: z.object({ removed: z.boolean() }), errors: { 409: 'Would leave the entity without an owner' } },
     async ({ ctx, auth, entityId, params }) => {
-      if (!linkOf(ctx, entityId)) return removeMember(ctx, entityId, sessionUser(auth).userId, params.userId);
-      await removeThroughHosted(ctx, entityId, params.userId);
+      if (!entityLinks().linkOf(ctx.db, entityId)) return removeMember(ctx, entityId, sessionUser(auth).userId, params.userId);
+      await hostedPeople().remove(ctx, entityId, params.userId);
       return { removed: true };
     },
   ),

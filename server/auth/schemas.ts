@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invitationCreated } from '../sync/protocol.js';
-import { PERMISSIONS, ROLES, SCOPES } from './permissions.js';
+import { PERMISSIONS, ROLES, SCOPES } from '../kernel/permissions.js';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'A valid e-mail address is required' })).meta({ example: 'ada@example.com' });
 export const passwordSchema = z.string().min(10, 'Password must be at least 10 characters').max(200);

@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { local } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { local } from '../kernel/sync-policy.js';
 import { backupRoutes } from './routes.js';
 import { runScheduledBackup } from './run-backup.js';
 import { removeStaleUploads } from './uploads.js';

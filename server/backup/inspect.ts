@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { defaultMigrationsDir } from '../db/open.js';
-import { registerCaptureFallbacks } from '../sync/fallbacks.js';
+import { registerCaptureFallbacks } from '../db/capture-fallbacks.js';
 import { quoteIdent as quote } from '../db/quote.js';
 
 /**

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { PayloadTooLargeError } from '../http/errors.js';
-import { csvField, exportJournalCsvNow } from '../ledger/journal-report.js';
+import { csvField, exportJournalCsvNow } from '../ledger/index.js';
 import { columnsOf } from './inspect.js';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { BadRequestError, ConflictError } from '../http/errors.js';
-import { reloadSyncState } from '../sync/engine.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { ArchiveError, fsyncDir } from './archive.js';
 import { columnsOf, userTables } from './inspect.js';
 import { openArchiveForRestore, RestoreError, restoreReport, stageRestore, type RestoreReport } from './restore-backup.js';
@@ -63,7 +63,7 @@ export async function restoreFreshInstall(ctx: Context, input: { file: string; p
       }
       replaceRows(ctx.sqlite, staged.db);
       added.length = 0; // committed: the files are the restored install's now
-      reloadSyncState(ctx);
+      entityLinks().reload(ctx);
       fsyncDir(ctx.config.dataDir);
       ctx.log.info({ entities: manifest.entities.length, files: staged.blobs.length, secrets: staged.restoredSecrets }, 'install restored from a backup');
       return restoreReport(manifest, { dryRun: false, restoredSecrets: staged.restoredSecrets, ...report });

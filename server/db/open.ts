@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
-import { registerCaptureFallbacks } from '../sync/fallbacks.js';
+import { registerCaptureFallbacks } from './capture-fallbacks.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { getEntity } from '../auth/entities.js';
+import { getEntity } from '../auth/index.js';
 import { signingCertificates } from './tables.js';
 
 const VALID_YEARS = 10;

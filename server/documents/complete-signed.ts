@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { ConflictError } from '../http/errors.js';
-import { linkRoleOf } from '../sync/public-pages.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { SYSTEM_ACTOR } from './audit.js';
 import { finalizeRequest } from './finalize.js';
 import { ACTING_ROLES, signersOf } from './requests.js';
@@ -39,6 +39,6 @@ export async function completeSignedRequests(ctx: Context): Promise<number> {
 
 /** Owners' and admins' devices complete (an entity no longer linked: this device is the only one). */
 export function mayComplete(ctx: Context, entityId: string): boolean {
-  const role = linkRoleOf(ctx, entityId);
+  const role = entityLinks().linkOf(ctx.db, entityId)?.role ?? null;
   return role === null || role === 'owner' || role === 'admin';
 }

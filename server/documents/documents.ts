@@ -6,7 +6,7 @@ import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import { assertFolderAccess, folderLevel, visibleFolderIds, type Accessor } from '../folders/access.js';
+import { assertFolderAccess, folderLevel, visibleFolderIds, type Accessor } from '../folders/index.js';
 import { folderOrder } from './placement.js';
 import { inspectPdf } from './pdf-info.js';
 import { requestTextExtraction } from './extract-texts.js';

@@ -5,7 +5,7 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
-import type { Accessor } from '../folders/access.js';
+import type { Accessor } from '../folders/index.js';
 import { appendAudit } from './audit.js';
 import { findDocument } from './documents.js';
 import { assertStatus, getVisibleRequest, signersOf, type RequestMeta } from './requests.js';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
-import { getEntity } from '../auth/entities.js';
+import { getEntity } from '../auth/index.js';
 import { ConflictError } from '../http/errors.js';
 import { appendAudit, verifyAuditChain } from './audit.js';
 import { getSigningCertificate } from './certificate.js';

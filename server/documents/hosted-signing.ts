@@ -4,7 +4,7 @@
 // complete requests. The request itself changed with the applied rows.
 import type { Context } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import type { LoggedChange } from '../sync/protocol.js';
+import type { LoggedChange } from '../kernel/module.js';
 import { mayComplete } from './complete-signed.js';
 import { queueOwnerMail } from './notify.js';
 import { findRequest, signersOf } from './requests.js';

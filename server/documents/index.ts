@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { fact, guardedExcept, local, mutable, secret } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { fact, guardedExcept, local, mutable, secret } from '../kernel/sync-policy.js';
 import { extractDocumentTexts } from './extract-texts.js';
 import { recordMailResults } from './mail-audit.js';
 import { runAutoReminders } from './reminders.js';
@@ -45,4 +45,5 @@ export const documentsModule: Module = {
     ctx.loops.add('documents.complete-signed', 5_000, async () => void (await completeSignedRequests(ctx)));
   },
 };
+export { documentsInFolders } from './placement.js';
 export { searchDocuments } from './search-hits.js';

@@ -1,10 +1,8 @@
 import type { Context } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import { listMembers } from '../auth/members.js';
-import { queueMail } from '../mail/mail.js';
-import { purposeKeyOf } from '../mail/index.js';
-import { getEntity } from '../auth/entities.js';
-import { notify } from '../notifications/notifications.js';
+import { listMembers, getEntity } from '../auth/index.js';
+import { queueMail, purposeKeyOf } from '../mail/index.js';
+import { notify } from '../notifications/index.js';
 import type { RequestRow, SignerRow } from './requests.js';
 import { linkBaseOf, signerToken, signingUrl } from './signers.js';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { listMembers } from '../auth/members.js';
+import { listMembers } from '../auth/index.js';
 import { signers } from './tables.js';
 
 /** Members of the entity plus everyone who has been a signer before, merged by e-mail. */

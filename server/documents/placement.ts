@@ -3,6 +3,7 @@ import type { Queryable } from '../db/tx.js';
 import type { Context } from '../context.js';
 import { write } from '../db/write.js';
 import { BadRequestError } from '../http/errors.js';
+import type { FolderContents } from '../folders/index.js';
 import { documents } from './tables.js';
 
 /** Manual order first (position), then newest first; id breaks ties. */
@@ -51,3 +52,6 @@ export function reorderDocuments(ctx: Context, entityId: string, folderId: strin
     return order;
   });
 }
+
+/** Documents as what folders hold: handed to the folders module at composition (server/modules.ts). */
+export const documentsInFolders: FolderContents = { count: countDocumentsInFolders, moveAll: moveDocumentsBetweenFolders, reorder: reorderDocuments };

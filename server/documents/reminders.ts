@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Tx } from '../db/tx.js';
-import type { Accessor } from '../folders/access.js';
+import type { Accessor } from '../folders/index.js';
 import { appendAudit, SYSTEM_ACTOR } from './audit.js';
 import { mailRouteOf } from '../mail/index.js';
 import { queueSigningMail } from './notify.js';

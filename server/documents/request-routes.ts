@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { route, type RouteContext, type RouteDef } from '../http/route.js';
-import { actorOf } from '../auth/authenticate.js';
-import { accessorOf } from '../folders/access.js';
+import { actorOf } from '../auth/index.js';
+import { accessorOf } from '../folders/index.js';
 import { listAudit, verifyAuditChain } from './audit.js';
 import { addFields, listFields, removeFields, updateField } from './fields.js';
 import { listSignatureParties } from './parties.js';
@@ -14,7 +14,7 @@ import { findDocument } from './documents.js';
 import { sendPdf } from './send-pdf.js';
 import { signedName } from './signed-copy.js';
 import { ConflictError } from '../http/errors.js';
-import { publicPagesUrl } from '../sync/public-pages.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import * as s from './request-schemas.js';
 
 const tags = ['Signature requests'];
@@ -67,7 +67,7 @@ export const signatureRequestRoutes: RouteDef[] = [
       const accessor = accessorOf(c.ctx, c.entityId, c.auth);
       if (c.body.action === 'send') {
         // Linked to a hosted instance with public pages: the links point there, so signers can sign while this device is offline.
-        const publicUrl = publicPagesUrl(c.ctx, c.entityId);
+        const publicUrl = entityLinks().linkOf(c.ctx.db, c.entityId)?.publicUrl ?? null;
         return sendSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, publicUrl ?? linkBase(c), meta(c), { publicSigning: publicUrl !== null });
       }
       if (c.body.action === 'cancel') return cancelSignatureRequest(c.ctx, c.entityId, accessor, c.params.requestId, meta(c));

@@ -5,7 +5,7 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import { visibleFolderIds, type Accessor } from '../folders/access.js';
+import { visibleFolderIds, type Accessor } from '../folders/index.js';
 import { appendAudit, listAudit, type AuditActor } from './audit.js';
 import { getVisibleDocument } from './documents.js';
 import type { createRequestBody, listRequestsQuery } from './request-schemas.js';

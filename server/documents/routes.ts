@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
 import { BadRequestError } from '../http/errors.js';
-import { accessorOf } from '../folders/access.js';
+import { accessorOf } from '../folders/index.js';
 import { deleteDocument, getVisibleDocument, listDocuments, presentDocument, updateDocument, uploadDocument } from './documents.js';
 import { readUpload, MAX_PDF_BYTES } from './upload.js';
 import * as s from './schemas.js';

@@ -7,7 +7,7 @@ import { write } from '../db/write.js';
 import type { Queryable, Tx } from '../db/tx.js';
 import { randomToken, sha256Hex } from '../auth/passwords.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import type { Accessor } from '../folders/access.js';
+import type { Accessor } from '../folders/index.js';
 import { appendAudit } from './audit.js';
 import { assertStatus, getRequestDetail, getVisibleRequest, type RequestMeta, type RequestRow, type SignerRow } from './requests.js';
 import type { signerInput, updateSignerBody } from './request-schemas.js';

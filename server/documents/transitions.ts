@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Tx } from '../db/tx.js';
 import { BadRequestError, ConflictError } from '../http/errors.js';
-import type { Accessor } from '../folders/access.js';
+import type { Accessor } from '../folders/index.js';
 import { appendAudit } from './audit.js';
 import { fieldsOf } from './fields.js';
 import { finalizeRequest } from './finalize.js';

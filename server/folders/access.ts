@@ -1,9 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Auth } from '../auth/authenticate.js';
-import { roleOf } from '../auth/entities.js';
-import type { Role } from '../auth/permissions.js';
-import { roleAllows } from '../auth/permissions.js';
+import { type Auth, roleOf, type Role, roleAllows } from '../auth/index.js';
 import { ForbiddenError, NotFoundError } from '../http/errors.js';
 import { folderGrants, folders } from './tables.js';
 

@@ -5,8 +5,8 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import { countDocumentsInFolders, moveDocumentsBetweenFolders } from '../documents/placement.js';
 import { assertFolderAccess, folderAccessMap, type Accessor } from './access.js';
+import { folderContents } from './contents.js';
 import { DEFAULT_FOLDER_COLOR, type createFolderBody, type updateFolderBody } from './schemas.js';
 import { folders } from './tables.js';
 
@@ -107,11 +107,11 @@ export function deleteFolder(ctx: Context, entityId: string, accessor: Accessor,
   assertFolderAccess(ctx, entityId, accessor, folderId, 'edit');
   const ids = subtreeIds(ctx.db, entityId, folderId);
   write(ctx, (tx) => {
-    const docs = countDocumentsInFolders(tx, entityId, ids);
+    const docs = folderContents().count(tx, entityId, ids);
     if (!recursive && (ids.length > 1 || docs > 0)) {
       throw new ConflictError('Folder is not empty; delete with ?recursive=true to remove its subfolders and move its documents to the parent folder', { subfolders: ids.length - 1, documents: docs });
     }
-    moveDocumentsBetweenFolders(tx, entityId, ids, folder.parentId, nowIso(ctx));
+    folderContents().moveAll(tx, entityId, ids, folder.parentId, nowIso(ctx));
     tx.delete(folders).where(and(eq(folders.entityId, entityId), inArray(folders.id, ids))).run();
   });
   return { deleted: true };

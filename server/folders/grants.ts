@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nameBasedId } from '../db/ids.js';
 import { nowIso } from '../context.js';
-import { listMembers } from '../auth/members.js';
+import { listMembers } from '../auth/index.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { assertFolderAccess, type Accessor } from './access.js';
 import { findFolder } from './folders.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
 import { nowIso } from '../context.js';
-import { reorderDocuments } from '../documents/placement.js';
 import { accessorOf, assertFolderAccess } from './access.js';
+import { folderContents } from './contents.js';
 import { createFolder, deleteFolder, findFolder, listFolders, updateFolder } from './folders.js';
 import { addFolderGrant, listFolderGrants, removeFolderGrant } from './grants.js';
 import * as s from './schemas.js';
@@ -78,7 +78,7 @@ export const folderRoutes: RouteDef[] = [
     ({ ctx, entityId, auth, params, body }) => {
       findFolder(ctx.db, entityId, params.folderId);
       assertFolderAccess(ctx, entityId, accessorOf(ctx, entityId, auth), params.folderId, 'edit');
-      return { folderId: params.folderId, documentIds: reorderDocuments(ctx, entityId, params.folderId, body.documentIds, nowIso(ctx)) };
+      return { folderId: params.folderId, documentIds: folderContents().reorder(ctx, entityId, params.folderId, body.documentIds, nowIso(ctx)) };
     },
   ),
 ];

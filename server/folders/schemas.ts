@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../auth/permissions.js';
+import { ROLES } from '../auth/index.js';
 
 export const FOLDER_ICONS = ['folder', 'archive', 'briefcase', 'contract', 'invoice', 'receipt', 'star', 'lock', 'users', 'inbox', 'tag', 'heart'] as const;
 export const DEFAULT_FOLDER_COLOR = '#64748b';

@@ -1,10 +1,10 @@
-import type { Module } from '../modules.js';
+import type { Module } from '../kernel/module.js';
 import { helpdeskRoutes } from './routes.js';
 import { mailboxRoutes } from './mail-routes.js';
 import { startMailIn, stopMailIn } from './mail-watch.js';
 import { recordDeliveryResults } from './deliveries.js';
 
-import { fact, local, mutable } from '../sync/policy.js';
+import { fact, local, mutable } from '../kernel/sync-policy.js';
 import { helpdeskEvents } from './events.js';
 
 export const helpdeskModule: Module = {

@@ -1,6 +1,5 @@
 import type { Context } from '../context.js';
-import { roleOf } from '../auth/entities.js';
-import { listMembers } from '../auth/members.js';
+import { roleOf, listMembers } from '../auth/index.js';
 import { BadRequestError } from '../http/errors.js';
 
 /** The display name of a member, or null when the user is not a member of the entity. */

@@ -5,8 +5,8 @@
 import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/tx.js';
-import { entities } from '../auth/tables.js';
-import { syncLinks } from '../sync/tables.js';
+import { entityNameOf } from '../auth/index.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { helpdeskNode, helpdeskSettings, helpdeskTicketCounters, helpdeskTickets } from './tables.js';
 import { derivePrefix } from './ticket-prefix.js';
 
@@ -29,8 +29,7 @@ function nodeTag(tx: Tx): string {
 export function ticketPrefixOf(tx: Queryable, entityId: string): { prefix: string; chosen: boolean } {
   const chosen = tx.select({ prefix: helpdeskSettings.ticketPrefix }).from(helpdeskSettings).where(eq(helpdeskSettings.entityId, entityId)).get()?.prefix;
   if (chosen) return { prefix: chosen, chosen: true };
-  const name = tx.select({ name: entities.name }).from(entities).where(eq(entities.id, entityId)).get()?.name ?? '';
-  return { prefix: derivePrefix(name), chosen: false };
+  return { prefix: derivePrefix(entityNameOf(tx, entityId)), chosen: false };
 }
 
 function nextSeq(tx: Tx, entityId: string, node: string, first: number): number {
@@ -51,7 +50,7 @@ const taken = (tx: Tx, entityId: string, number: string) =>
  */
 export function nextTicketNumber(tx: Tx, entityId: string): { ticketNumber: string; provisionalNumber: string | null } {
   const { prefix } = ticketPrefixOf(tx, entityId);
-  const linked = tx.select({ id: syncLinks.entityId }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get() !== undefined;
+  const linked = entityLinks().linkOf(tx, entityId) !== null;
   const node = linked ? nodeTag(tx) : LOCAL_SERIES;
   // A number already used (a prefix changed back, a series from before) is skipped, never reused.
   for (;;) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route, type EntityAccess, type RouteDef } from '../http/route.js';
-import { actorOf } from '../auth/authenticate.js';
+import { actorOf } from '../auth/index.js';
 import * as s from './schemas.js';
 import { createTicket, getTicket, listTickets, updateTicket } from './tickets.js';
 import { addTicketMessage } from './messages.js';

@@ -2,16 +2,15 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
-import type { Auth } from '../auth/authenticate.js';
-import { roleOf } from '../auth/entities.js';
+import { type Auth, roleOf } from '../auth/index.js';
 import { ForbiddenError } from '../http/errors.js';
 import { helpdeskSettings } from './tables.js';
 import { ticketPrefixOf } from './numbering.js';
-import { linkOf } from '../sync/engine.js';
+import { entityLinks } from '../kernel/entity-links.js';
 
 export function getTicketNumbering(ctx: Context, entityId: string) {
   const { prefix, chosen } = ticketPrefixOf(ctx.db, entityId);
-  return { prefix, chosen, assignedBy: linkOf(ctx, entityId) ? ('hosted' as const) : ('device' as const) };
+  return { prefix, chosen, assignedBy: entityLinks().linkOf(ctx.db, entityId) ? ('hosted' as const) : ('device' as const) };
 }
 
 /** An owner's choice (null: back to the prefix derived from the name); new tickets use it, existing ones keep their numbers. */

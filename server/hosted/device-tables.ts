@@ -7,7 +7,7 @@ import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../http/safe-text.js';
 import { tablePolicies } from '../modules.js';
-import { schemaTables, syncedTables, type SyncedTable } from '../sync/policy.js';
+import { schemaTables, syncedTables, type SyncedTable } from '../kernel/sync-policy.js';
 import { MAX_PUSH_BYTES } from '../sync/protocol.js';
 
 /** The longest text value: whatever one push can carry (a drawn signature is up to 400,000 characters). */

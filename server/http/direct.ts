@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { Context } from '../context.js';
-import { credentialsOf } from '../auth/authenticate.js';
+import { accessLookup } from '../kernel/access.js';
 import { errorResponse } from './errors.js';
 import { checkOrigin, hostCheck, setSecurityHeaders } from './guards.js';
 import { executeRoute, type RouteAnswer, type RouteDef } from './route.js';
@@ -77,7 +77,7 @@ export function createDirectDispatch(ctx: Context, app: Express, routes: RouteDe
       const answer = executeRoute(def, ctx, {
         req: req as Request,
         res: res as Response,
-        auth: credentialsOf(ctx, req.method!, req.headers),
+        auth: accessLookup().credentialsOf(ctx, req.method!, req.headers),
         params: {},
         query: parseQuery ? parseQuery(search) : {},
         body: (req as IncomingMessage & { body?: unknown }).body,

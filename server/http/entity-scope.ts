@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../context.js';
-import { memberRoleOf, roleAllows, type Auth } from '../auth/index.js';
+import { accessLookup, type Auth } from '../kernel/access.js';
+import { roleAllows } from '../kernel/permissions.js';
 import type { EntityAccess, RouteRequest } from './route.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from './errors.js';
 
@@ -42,7 +43,7 @@ export function resolveEntityAccess(ctx: Context, req: RequestParts, auth: Auth 
     if (!auth.scopes.includes(access.scope)) throw new ForbiddenError(`API key lacks the ${access.scope} scope`);
     return entityId;
   }
-  const role = memberRoleOf(ctx, entityId, auth.userId);
+  const role = accessLookup().memberRoleOf(ctx, entityId, auth.userId);
   if (!role) throw new ForbiddenError('Not a member of this entity');
   if (!roleAllows(role, access.permission)) throw new ForbiddenError(`Your role lacks the ${access.permission} permission`);
   return entityId;

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { z, type ZodType } from 'zod';
 import type { Context } from '../context.js';
-import type { Permission, Scope } from '../auth/permissions.js';
-import type { Auth } from '../auth/authenticate.js';
+import type { Permission, Scope } from '../kernel/permissions.js';
+import type { Auth } from '../kernel/access.js';
 import { resolveEntityAccess, type EntitySource } from './entity-scope.js';
 import { UnauthorizedError } from './errors.js';
 import { writeJson, type EtagFn, type JsonText } from './write-json.js';

@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { fact, guarded, local, mutable } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { fact, guarded, local, mutable } from '../kernel/sync-policy.js';
 import { ledgerRoutes } from './routes.js';
 import { ledgerEvents } from './events.js';
 
@@ -31,3 +31,8 @@ export type { PostEventInput } from './schemas.js';
 export { formatMinor, toMinor, parseCurrency } from './money.js';
 export { listAccounts } from './accounts.js';
 export { searchLedgerEvents } from './search-hits.js';
+export { ACC } from './chart.js';
+export { accountIdOf, eventIdOf } from './ids.js';
+export { netDebitOf } from './balances.js';
+export { reverseEvent } from './reverse-event.js';
+export { csvField, exportJournalCsvNow } from './journal-report.js';

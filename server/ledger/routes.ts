@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
-import { actorOf, type Auth } from '../auth/authenticate.js';
+import { actorOf, type Auth } from '../auth/index.js';
 import { UnauthorizedError } from '../http/errors.js';
 import * as s from './schemas.js';
 import { MAX_BATCH_EVENTS } from './schemas.js';

@@ -1,5 +1,5 @@
-import type { Module } from '../modules.js';
-import { local } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { local } from '../kernel/sync-policy.js';
 import { mailRoutes } from './routes.js';
 import { sendDueMail } from './mail.js';
 import { mailEvents } from './events.js';

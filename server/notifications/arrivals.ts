@@ -2,7 +2,7 @@
 // streams of this device (local ones reach them through the outbox's live listeners).
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { LoggedChange } from '../sync/protocol.js';
+import type { LoggedChange } from '../kernel/module.js';
 import { notifications } from './tables.js';
 
 export type Arrival = { kind: 'notification'; notification: typeof notifications.$inferSelect } | { kind: 'read'; entityId: string; userId: string };

@@ -1,9 +1,9 @@
-import type { Module } from '../modules.js';
+import type { Module } from '../kernel/module.js';
 import { notificationRoutes } from './routes.js';
 import { registerNotificationConsumer } from './consumer.js';
 import { announceArrivals } from './arrivals.js';
 
-import { mutable } from '../sync/policy.js';
+import { mutable } from '../kernel/sync-policy.js';
 import { notificationEvents } from './events.js';
 
 export const notificationsModule: Module = {
@@ -22,3 +22,4 @@ export const notificationsModule: Module = {
     notification_email_prefs: mutable,
   },
 };
+export { notify } from './notifications.js';

@@ -1,11 +1,10 @@
 // The e-mail that goes with a notification, for each recipient who wants one for its kind. Queued
 // in the transaction that raises the notification, so it goes out once, from that device (through
 // the device's mail queue, which the hosted instance relays when the entity is linked).
-import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import { queueMail } from '../mail/mail.js';
-import { memberships, users } from '../auth/tables.js';
+import { queueMail } from '../mail/index.js';
+import { memberAddressesOf } from '../auth/index.js';
 import { wantsEmail } from './email-prefs.js';
 import type { NotificationMail } from './notifications.js';
 
@@ -28,15 +27,9 @@ function defaultContent(n: Raised, name: string): NotificationMail {
   return { subject: n.title, text: lines.join('\n\n'), html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a">${lines.map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`).join('')}</body></html>` };
 }
 
-/** Recipients with an account (an e-mail and a name in the local users table). */
-function recipientsOf(tx: Tx, n: Raised): { userId: string; email: string; name: string }[] {
-  const q = tx.select({ userId: users.id, email: users.email, name: users.name }).from(memberships).innerJoin(users, eq(users.id, memberships.userId));
-  return n.userId ? q.where(and(eq(memberships.entityId, n.entityId), eq(memberships.userId, n.userId))).all() : q.where(eq(memberships.entityId, n.entityId)).all();
-}
-
 export function queueNotificationMail(ctx: Context, tx: Tx, n: Raised, content?: (recipient: { name: string; email: string }) => NotificationMail | null): number {
   let queued = 0;
-  for (const r of recipientsOf(tx, n)) {
+  for (const r of memberAddressesOf(tx, n.entityId, n.userId ?? undefined)) {
     if (!wantsEmail(tx, n.entityId, r.userId, n.type)) continue;
     const mail = content ? content(r) : defaultContent(n, r.name);
     if (!mail) continue;

@@ -4,7 +4,7 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Tx } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
-import { roleOf } from '../auth/entities.js';
+import { roleOf } from '../auth/index.js';
 import { notificationReads, notifications } from './tables.js';
 import type { CreateNotificationInput } from './schemas.js';
 import { nameBasedId } from '../db/ids.js';

@@ -1,6 +1,5 @@
 import type { Context } from '../context.js';
-import { roleOf } from '../auth/entities.js';
-import { listMembers } from '../auth/members.js';
+import { roleOf, listMembers } from '../auth/index.js';
 
 /** Owners and admins who have an account (invited people without a password are left out). */
 export function listAdminIds(ctx: Context, entityId: string): string[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route, type EntityAccess, type RouteDef } from '../http/route.js';
-import type { Auth } from '../auth/authenticate.js';
+import type { Auth } from '../auth/index.js';
 import * as s from './schemas.js';
 import { countUnreadNotifications, createNotification, listNotifications, markAllNotificationsRead, markNotificationRead, type Reader } from './notifications.js';
 import { streamNotifications } from './stream.js';

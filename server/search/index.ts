@@ -1,4 +1,4 @@
-import type { Module } from '../modules.js';
+import type { Module } from '../kernel/module.js';
 import { searchRoutes } from './routes.js';
 
 /** The top bar's search across areas; each area's index is its own module's (FTS5 tables kept by triggers). */

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { LoggedChange } from './protocol.js';
 import { DELETED, ROW_STAMP } from './capture.js';
-import type { SyncedTable } from './policy.js';
+import type { SyncedTable } from '../kernel/sync-policy.js';
 import { quoteIdent as q } from '../db/quote.js';
 
 export interface ApplyOutcome {

@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import { v4 as uuidv4 } from 'uuid';
 import { formatStamp, parseStamp, receive, tick, type HlcState } from './hlc.js';
-import type { SyncedTable } from './policy.js';
+import type { SyncedTable } from '../kernel/sync-policy.js';
 import { quoteIdent as q } from '../db/quote.js';
 
 /** The column a delete of a mutable row is recorded in. */

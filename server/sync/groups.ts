@@ -8,7 +8,7 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Capture } from './capture.js';
 import { DELETED } from './capture.js';
-import type { SyncedTable } from './policy.js';
+import type { SyncedTable } from '../kernel/sync-policy.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
 import { entityEvents } from '../events/tables.js';
 import { quoteIdent as q } from '../db/quote.js';

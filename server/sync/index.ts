@@ -1,9 +1,9 @@
-import type { Module } from '../modules.js';
+import type { Module } from '../kernel/module.js';
 import { registerHostedMailRelay } from '../mail/index.js';
 import { startSyncEngine, type SyncApp } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
 import { LIVE_TICK_MS, stopLive, tickLive } from './live.js';
-import { fact, local } from './policy.js';
+import { fact, local } from '../kernel/sync-policy.js';
 import { syncRoutes } from './routes.js';
 import { syncEvents } from './events.js';
 

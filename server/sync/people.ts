@@ -9,7 +9,7 @@ import { write } from '../db/write.js';
 import { memberships, users } from '../auth/tables.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { BadRequestError } from '../http/errors.js';
-import type { Role } from '../auth/permissions.js';
+import type { Role } from '../kernel/permissions.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { deviceSchema, invitationCreated, invitationSchema, personSchema } from './protocol.js';
 import { deviceToken, linkOf, refreshLinked, runCycle } from './engine.js';

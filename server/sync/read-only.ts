@@ -4,7 +4,7 @@
 // whichever route, import or background job makes it — while reading goes on.
 import type Database from 'better-sqlite3';
 import { HttpError } from '../http/errors.js';
-import type { SyncedTable } from './policy.js';
+import type { SyncedTable } from '../kernel/sync-policy.js';
 import { quoteIdent as q } from '../db/quote.js';
 
 export const UPDATE_REQUIRED = 'Update required: the hosted instance this entity syncs with needs a newer version of Bureau; its data is read-only on this device until you update';

@@ -20,7 +20,7 @@ import { fetchMissingBlob } from './blob-fetch.js';
 import { noteServerTime } from './clock.js';
 import { DELETED, ROW_STAMP } from './capture.js';
 import { MAX_SNAPSHOT_LINE_BYTES, PROTOCOL_VERSION, snapshotEnd, snapshotHeader, snapshotRow, type LoggedChange, type SnapshotRow } from './protocol.js';
-import type { SyncedTable } from './policy.js';
+import type { SyncedTable } from '../kernel/sync-policy.js';
 import { syncLinks } from './tables.js';
 import { invariant } from './invariant.js';
 import { quoteIdent as q } from '../db/quote.js';

@@ -1,6 +1,6 @@
 // Amounts are decimal strings of base units (wei, token units) in JSON and bigint in code.
 import { getAddress, isAddress, zeroAddress, type Address } from 'viem';
-import { AMOUNT_LIMIT } from '../privacy/field.js';
+import { AMOUNT_LIMIT } from '../privacy/index.js';
 import { BadRequestError } from '../http/errors.js';
 import { InvalidAmountError } from './errors.js';
 

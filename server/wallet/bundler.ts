@@ -7,7 +7,7 @@ import type { SmartAccount } from 'viem/account-abstraction';
 import type { ChainConfig } from './chains.js';
 import { bundlerClientFor } from './clients.js';
 import { BundlerRejectionError, BundlerSubmissionFailedError } from './errors.js';
-import { shieldedPoolAbi } from '../privacy/contract-abis.js';
+import { shieldedPoolAbi } from '../privacy/index.js';
 
 export interface Call {
   to: Address;

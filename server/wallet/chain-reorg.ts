@@ -7,10 +7,8 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import { eventIdOf } from '../ledger/ids.js';
-import { reverseEvent } from '../ledger/reverse-event.js';
-import type { PoolIndexer, Reorganisation } from '../privacy/indexer.js';
-import type { MerkleTree } from '../privacy/merkle-tree.js';
+import { eventIdOf, reverseEvent } from '../ledger/index.js';
+import type { PoolIndexer, Reorganisation, MerkleTree } from '../privacy/index.js';
 import { listEntityWallets } from './wallet-keys.js';
 import { walletActivity, walletNotes } from './tables.js';
 

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Queryable } from '../db/tx.js';
 import { ConflictError } from '../http/errors.js';
-import { syncNode } from '../sync/tables.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { walletHolders, walletKeys } from './tables.js';
 
 export class WalletHeldElsewhereError extends ConflictError {
@@ -17,7 +17,7 @@ export class WalletHeldElsewhereError extends ConflictError {
 
 /** This install's sync node id (made when the sync module starts). */
 function thisNode(db: Queryable): string | null {
-  return db.select({ node: syncNode.node }).from(syncNode).where(eq(syncNode.id, 1)).get()?.node ?? null;
+  return entityLinks().deviceNode(db);
 }
 
 export function walletHolder(db: Queryable, entityId: string) {

@@ -4,12 +4,11 @@
 // no device token or cookie, so the relay cannot tie it to the entity's sync identity. An
 // unlinked entity, a token the hosted relay does not take fees in, or a hosted instance that
 // relays nothing on this chain (503) use this install's own relayer.
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Address, Hex } from 'viem';
 import type { Context } from '../context.js';
 import { BadGatewayError, HttpError } from '../http/errors.js';
-import { syncLinks } from '../sync/tables.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import type { ChainConfig } from './chains.js';
 import { relayerAccount } from './accounts.js';
 import { bundleDeadline } from './pool-tx.js';
@@ -43,7 +42,7 @@ type HostedQuote = z.output<typeof hostedQuote>;
 
 /** The hosted instance an entity is linked to, or null. */
 export function linkedHostedUrl(ctx: Context, entityId: string): string | null {
-  return ctx.db.select({ url: syncLinks.hostedUrl }).from(syncLinks).where(eq(syncLinks.entityId, entityId)).get()?.url.replace(/\/+$/, '') ?? null;
+  return entityLinks().linkOf(ctx.db, entityId)?.hostedUrl.replace(/\/+$/, '') ?? null;
 }
 
 export async function chooseRelay(ctx: Context, entityId: string, chain: ChainConfig, token: Address): Promise<RelayChoice> {

@@ -1,5 +1,5 @@
-import { local, mutable, mutableExcept, secret } from '../sync/policy.js';
-import type { Module } from '../modules.js';
+import { local, mutable, mutableExcept, secret } from '../kernel/sync-policy.js';
+import type { Module } from '../kernel/module.js';
 import type { Context } from '../context.js';
 import { walletRoutes } from './routes.js';
 import { chainRegistry, type ChainConfig } from './chains.js';

@@ -1,7 +1,7 @@
 // What a private payment out books to, from what the sender said it pays: the wallet posts it so
 // when the payment confirms, and the wallet page's "Say what it was" rebooks an unsaid one the same
 // way. Free of the server's runtime, so the UI takes it as it is.
-import { ACC } from '../ledger/chart.js';
+import { ACC } from '../ledger/index.js';
 import type { PaymentPurpose } from './tables.js';
 
 /** The private_payment_sent payload fields a purpose books to (none: Uncategorised payments). */

@@ -2,9 +2,7 @@
 // deadline, proving a planned transaction, and its `transact` calldata.
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import type { Context } from '../context.js';
-import { buildTransactArgs, encodeTransactCall, transactValue } from '../privacy/pool-client.js';
-import type { PlannedTransaction, PoolContext } from '../privacy/transaction.js';
-import { toHex32 } from '../privacy/field.js';
+import { buildTransactArgs, encodeTransactCall, transactValue, type PlannedTransaction, type PoolContext, toHex32 } from '../privacy/index.js';
 import type { ChainConfig } from './chains.js';
 import { syncChain } from './chain-sync.js';
 import { proveJoinSplit } from './prover.js';

@@ -4,10 +4,7 @@
 import fs from 'node:fs';
 import type { Context } from '../context.js';
 import { ServiceUnavailableError } from '../http/errors.js';
-import { defaultCircuitArtifacts } from '../privacy/artifacts.js';
-import { JoinSplitProver, ProverTimeoutError as LibProverTimeout } from '../privacy/prover.js';
-import type { SolidityProof } from '../privacy/proof.js';
-import type { CircuitInput } from '../privacy/circuit-inputs.js';
+import { defaultCircuitArtifacts, JoinSplitProver, ProverTimeoutError as LibProverTimeout, type SolidityProof, type CircuitInput, toSolidityProof, encodeProof } from '../privacy/index.js';
 import type { Hex } from 'viem';
 import { ProverTimeoutError } from './errors.js';
 
@@ -47,8 +44,6 @@ export async function proveJoinSplit(ctx: Context, input: CircuitInput): Promise
   const started = performance.now();
   try {
     const result = await slot.prover.prove(input);
-    // ABI encoding (viem) loads with the first proof, not at start.
-    const { toSolidityProof, encodeProof } = await import('../privacy/proof.js');
     const proof = toSolidityProof(result.proof);
     return { proof, proofHex: encodeProof(proof), ms: Math.round(performance.now() - started) };
   } catch (err) {

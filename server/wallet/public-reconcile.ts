@@ -12,10 +12,7 @@
 // reached — so one chain's reconcile never books another chain's balance away.
 import type { Address } from 'viem';
 import type { Context } from '../context.js';
-import { ACC } from '../ledger/chart.js';
-import { accountIdOf } from '../ledger/ids.js';
-import { postEvent, formatMinor } from '../ledger/index.js';
-import { netDebitOf } from '../ledger/balances.js';
+import { ACC, accountIdOf, postEvent, formatMinor, netDebitOf } from '../ledger/index.js';
 import { knownAccountAddress, knownRelayerAddress } from './accounts.js';
 import { chainRegistry, type ChainConfig } from './chains.js';
 import { publicClientFor } from './clients.js';

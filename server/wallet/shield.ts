@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
-import { planShield } from '../privacy/transaction.js';
+import { planShield } from '../privacy/index.js';
 import { isNative, parseAmount, parseToken } from './amounts.js';
 import { BaseError, erc20Abi, type Address } from 'viem';
 import { publicClientFor } from './clients.js';

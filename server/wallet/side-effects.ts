@@ -2,7 +2,7 @@
 // event (`transfer_shielded`) when funds move between the public wallet and the pool.
 import type { Context } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import { notify } from '../notifications/notifications.js';
+import { notify } from '../notifications/index.js';
 import { postEvent } from '../ledger/index.js';
 import type { ChainConfig } from './chains.js';
 import { formatAmount, type ActivityRow } from './activity.js';

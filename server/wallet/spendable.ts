@@ -3,9 +3,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Address } from 'viem';
 import type { Context } from '../context.js';
-import type { OwnedNote } from '../privacy/note.js';
-import type { ShieldedKeys } from '../privacy/keys.js';
-import { selectNotes, InsufficientBalanceError as LibInsufficient } from '../privacy/select-notes.js';
+import { type OwnedNote, type ShieldedKeys, selectNotes, InsufficientBalanceError as LibInsufficient } from '../privacy/index.js';
 import { walletActivity, walletNotes } from './tables.js';
 import { InsufficientBalanceError } from './errors.js';
 import { CHAIN_RESET_MESSAGE, peekChainState } from './chain-sync.js';

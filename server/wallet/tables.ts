@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
-import type { IndexerSnapshot } from '../privacy/indexer.js';
+import type { IndexerSnapshot } from '../privacy/index.js';
 
 /**
  * One row per entity that initialized privacy. The shielded seed (spending + viewing keys) and

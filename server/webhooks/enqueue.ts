@@ -4,7 +4,7 @@ import type { Tx } from '../db/tx.js';
 import { nameBasedId } from '../db/ids.js';
 import type { DomainEvent } from '../events/bus.js';
 import { entityEvents } from '../events/tables.js';
-import type { LoggedChange } from '../sync/protocol.js';
+import type { LoggedChange } from '../kernel/module.js';
 import { webhookDeliveries, webhookSubscriptions } from './tables.js';
 import { deliversHere } from './deliverer.js';
 import type { WebhookBody } from './events.js';

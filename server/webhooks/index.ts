@@ -1,6 +1,6 @@
 import { isNull, and, eq } from 'drizzle-orm';
-import type { Module } from '../modules.js';
-import { fact, mutable, secret } from '../sync/policy.js';
+import type { Module } from '../kernel/module.js';
+import { fact, mutable, secret } from '../kernel/sync-policy.js';
 import { webhookRoutes } from './routes.js';
 import { enqueuePulledEvents, registerWebhookConsumer } from './enqueue.js';
 import { deliverDueWebhooks } from './worker.js';

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { write } from '../db/write.js';
-import { callHosted, HostedError } from '../sync/hosted-client.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { webhookSecrets, webhookSubscriptions } from './tables.js';
 import { markSecretShared, storeSecret, unsharedSecrets } from './secrets.js';
 
@@ -16,11 +16,12 @@ export async function shareSecrets(ctx: Context, entityId: string, hosted: { url
   for (const s of unsharedSecrets(ctx, entityId)) {
     const secret = ctx.secrets.open(s.secretSealed).toString('utf8');
     try {
-      await callHosted(hosted.url, 'PUT', '/sync/v1/webhook-secrets', { token: hosted.token, body: { subscriptionId: s.subscriptionId, version: s.version, secret } });
+      await entityLinks().callHosted(hosted.url, 'PUT', '/sync/v1/webhook-secrets', { token: hosted.token, body: { subscriptionId: s.subscriptionId, version: s.version, secret } });
     } catch (err) {
       // Refused (this device's role no longer manages webhooks): sync goes on; asked again next cycle.
-      if (err instanceof HostedError && err.status >= 400 && err.status < 500 && err.status !== 429) {
-        ctx.log.warn({ entityId, subscriptionId: s.subscriptionId, status: err.status }, 'webhook secret not accepted by the hosted instance');
+      const status = entityLinks().hostedStatusOf(err);
+      if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+        ctx.log.warn({ entityId, subscriptionId: s.subscriptionId, status }, 'webhook secret not accepted by the hosted instance');
         continue;
       }
       throw err;
@@ -43,7 +44,7 @@ async function fetchMissingSecrets(ctx: Context, entityId: string, hosted: { url
     .filter((r) => r.held === null);
   for (const sub of missing) {
     try {
-      const answer = await callHosted(hosted.url, 'GET', `/sync/v1/webhook-secrets/${sub.id}?version=${encodeURIComponent(sub.version)}`, { token: hosted.token, schema: fetched });
+      const answer = await entityLinks().callHosted(hosted.url, 'GET', `/sync/v1/webhook-secrets/${sub.id}?version=${encodeURIComponent(sub.version)}`, { token: hosted.token, schema: fetched });
       write(ctx, (tx) => {
         storeSecret(ctx, tx, sub, answer.secret, sub.version);
         // It came from the hosted instance: nothing to send back.
@@ -51,7 +52,7 @@ async function fetchMissingSecrets(ctx: Context, entityId: string, hosted: { url
       });
     } catch (err) {
       // Not there yet (the device that made it has not synced since): asked again next cycle.
-      if (!(err instanceof HostedError && err.status === 404)) throw err;
+      if (entityLinks().hostedStatusOf(err) !== 404) throw err;
     }
   }
 }

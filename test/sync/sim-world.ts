@@ -17,7 +17,7 @@ import { HOSTED_DEVICE_ID } from '../../server/sync/protocol.js';
 import { verifyAuditChain } from '../../server/documents/audit.js';
 import { deliverDueWebhooks } from '../../server/webhooks/worker.js';
 import { isOlder } from '../../server/webhooks/enqueue.js';
-import type { SyncedTable } from '../../server/sync/policy.js';
+import type { SyncedTable } from '../../server/kernel/sync-policy.js';
 import { makePdf } from '../fixtures/pdf.js';
 import { makeClient, startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { PNG_DATA_URL, uploadPdf } from '../integration/documents-helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tablePolicies } from '../../server/modules.js';
-import { schemaTables, syncedTables } from '../../server/sync/policy.js';
+import { schemaTables, syncedTables } from '../../server/kernel/sync-policy.js';
 import { diffColumns } from '../../server/sync/capture.js';
 
 describe('sync policies', () => {
