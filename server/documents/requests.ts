@@ -9,7 +9,7 @@ import { visibleFolderIds, type Accessor } from '../folders/access.js';
 import { appendAudit, listAudit, type AuditActor } from './audit.js';
 import { getVisibleDocument } from './documents.js';
 import type { createRequestBody, listRequestsQuery } from './request-schemas.js';
-import { insertSigner } from './signers.js';
+import { insertSigner } from './insert-signer.js';
 import { signedCopyOf } from './signed-copy.js';
 import { documents, signatureFields, signatureRequests, signers, type RequestStatus } from './tables.js';
 
