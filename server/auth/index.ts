@@ -3,4 +3,5 @@ export { memberRoleOf } from './member-role.js';
 export { roleAllows, type Role } from './permissions.js';
 export type { Auth } from './authenticate.js';
 export { roleOf } from './entities.js';
+export { randomToken, sha256Hex } from './passwords.js';
 export type { Permission, Scope } from './permissions.js';

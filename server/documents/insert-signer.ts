@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import type { Tx } from '../db/tx.js';
-import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { randomToken, sha256Hex } from '../auth/index.js';
 import { ConflictError } from '../http/errors.js';
 import { appendAudit } from './audit.js';
 import type { RequestMeta, SignerRow } from './requests.js';

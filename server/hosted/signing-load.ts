@@ -2,9 +2,8 @@
 // signers and fields, the document and the audit chain's head, as the signing core reads them.
 // Apart from signing.ts so that the signing pages and the mail loop (signing-mail.ts) both read
 // with it without importing each other.
-import { sha256Hex } from '../auth/passwords.js';
-import { GENESIS_HASH, type DocumentView as CoreDocumentView, type FieldRow, type RequestRow, type SignerRow } from '../documents/index.js';
-import { UnknownSigningLinkError } from '../documents/signing.js';
+import { sha256Hex } from '../auth/index.js';
+import { GENESIS_HASH, UnknownSigningLinkError, type DocumentView as CoreDocumentView, type FieldRow, type RequestRow, type SignerRow } from '../documents/index.js';
 import { NotFoundError } from '../http/errors.js';
 import { mirroredRow, mirroredRowsOfRequest, mirroredSignerByTokenHash, type RowData } from './mirror.js';
 import type { HostedTx } from './store.js';
