@@ -23,23 +23,34 @@ import { inviteSigners, remindSigners, reminderDue, SYSTEM_ACTOR, signersWhoseTu
 import { entities, hostedMail, rows } from './schema.js';
 import { sendDueRelayedMail } from './relayed-mail.js';
 import type { HostedTx } from './store.js';
-import { purposeKeyOf, sendDueFrom, type Delivery } from '../mail/index.js';
+import { enqueueMail, sendDueFrom, signingMailRef, signingPurposeKey, type Delivery, type MailOutbox, type MailToQueue } from '../mail/index.js';
 import { HOSTED_MAIL_POLICY, hostedMailQueue, type SentInfo } from './mail-queue.js';
 
 export { MAX_MAIL_ATTEMPTS as MAX_HOSTED_MAIL_ATTEMPTS } from '../mail/index.js';
 
 type MailKind = (typeof hostedMail.$inferSelect)['kind'];
+/** What this instance queues: a mail to a signer, once per purpose. */
+type HostedMailToQueue = MailToQueue & { ref: { kind: MailKind; requestId: string; signerId: string }; purposeKey: string };
+
+/**
+ * This instance's outbox (`hosted_mail`, mail/enqueue.ts) in `tx`: a signer's mail, its message
+ * written when it is sent; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
+ */
+function hostedOutbox(tx: HostedTx): MailOutbox<Promise<boolean>, HostedMailToQueue> {
+  return {
+    async add(mail) {
+      const { kind, requestId, signerId } = mail.ref;
+      const row = { id: uuidv7(), entityId: mail.entityId, kind, requestId, signerId, dedupeKey: mail.purposeKey, status: 'queued' as const, nextAttemptAt: mail.queuedAt, createdAt: mail.queuedAt };
+      const inserted = await tx.insert(hostedMail).values(row).onConflictDoNothing().returning({ id: hostedMail.id });
+      return inserted.length > 0;
+    },
+  };
+}
 
 /** Queues a mail once per purpose; `nth` tells the reminders of one signer apart. Returns whether it was new. */
 export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string; nth?: number }): Promise<boolean> {
-  const now = serverTime(h);
-  const { nth, ...row } = mail;
-  const inserted = await tx
-    .insert(hostedMail)
-    .values({ id: uuidv7(), ...row, dedupeKey: purposeKeyOf(mail.kind, mail.requestId, mail.signerId, nth), status: 'queued', nextAttemptAt: now, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: hostedMail.id });
-  return inserted.length > 0;
+  const ref = signingMailRef(mail.kind, mail.requestId, mail.signerId);
+  return enqueueMail(hostedOutbox(tx), { entityId: mail.entityId, ref, purposeKey: signingPurposeKey(ref, mail.nth) }, serverTime(h));
 }
 
 /**
