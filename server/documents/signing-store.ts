@@ -9,10 +9,11 @@ import { dropQueuedMail } from '../mail/index.js';
 import { appendAudit } from './audit.js';
 import { findDocument } from './documents.js';
 import { fieldsOf } from './fields.js';
-import { queueCancelledMail, queueOwnerMail, queueSigningMail } from './notify.js';
+import { queueCancelledMail, queueCompletedMails, queueOwnerMail, queueSigningMail } from './notify.js';
+import { fileSignedCopy } from './signed-copy.js';
 import { findRequest, signersOf } from './requests.js';
-import { inviteSigners as inviteInCore, type RequestStore, type SenderStore, type SignerRow, type SigningState, type SigningStore } from './signing-core/index.js';
-import { signatureFields, signatureRequests, signers } from './tables.js';
+import { inviteSigners as inviteInCore, type CompleterStore, type RequestStore, type SenderStore, type SignerRow, type SigningState, type SigningStore } from './signing-core/index.js';
+import { signatureFields, signatureRequests, signers, type PageSize } from './tables.js';
 
 type RequestRow = SigningState['r'];
 
@@ -60,6 +61,18 @@ export function desktopSenderStore(ctx: Context, tx: Tx, request: RequestRow): S
       dropQueuedMail(tx, entityId, { kind: 'signing_reminder', requestId, signerId: s.id }, cancelled);
       return neverAsked;
     },
+  };
+}
+
+/** Completing on this device: `sealed` is the sealed PDF made before the transaction; filed and mailed in `tx`. */
+export function desktopCompleterStore(ctx: Context, tx: Tx, request: RequestRow, sealed: { sha256: string; size: number; pages: PageSize[] }, now: string): CompleterStore {
+  const all = signersOf(tx, request.entityId, request.id);
+  return {
+    ...requestChanges(ctx, tx, request),
+    signers: all,
+    fileSignedCopy: (r) => fileSignedCopy(tx, r, sealed, now),
+    mailCompleted: (completed) => queueCompletedMails(ctx, tx, completed, all),
+    tellOwnerCompleted: (completed, recipients) => queueOwnerMail(ctx, tx, completed, 'completed', '', recipients),
   };
 }
 

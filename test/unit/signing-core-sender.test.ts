@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   assertCompletable,
   cancelRequest,
+  completeRequest,
   GENESIS_HASH,
   nextAuditEntry,
   notifiedPatch,
@@ -15,6 +16,7 @@ import {
   sendRequest,
   SYSTEM_ACTOR,
   type AuditEntry,
+  type CompleterStore,
   type FieldRow,
   type RequestRow,
   type SenderActing,
@@ -230,7 +232,45 @@ describe('signing core: reminders', () => {
   });
 });
 
+/** A completer store over `w`'s rows: what it filed and whom it told. */
+function completer(w: MemoryWorld, told: string[]): CompleterStore {
+  const { request, signers, updateRequest, appendAudit, recordEvent, tellOwner } = w.store();
+  return {
+    request, signers, updateRequest, appendAudit, recordEvent, tellOwner,
+    fileSignedCopy: (r) => `signed-${r.documentId}`,
+    mailCompleted: (completed) => void told.push(`completed mail (${completed.status})`),
+    tellOwnerCompleted: (completed, recipients) => void told.push(`owner (${completed.status}; recipients ${recipients.join(' ')})`),
+  };
+}
+
 describe('signing core: completing', () => {
+  it('completes a sent request: completed with its sealed PDF, the copy filed, audited, the event recorded, everyone told', () => {
+    const w = new MemoryWorld();
+    w.r.status = 'sent';
+    const told: string[] = [];
+    completeRequest(completer(w, told), { signedSha256: 'sealed', originalSha256: 'original' }, ann);
+    expect(w.r).toMatchObject({ status: 'completed', completedAt: NOW, signedSha256: 'sealed', updatedAt: NOW });
+    expect(w.audit.map((e) => [e.type, e.actorId, e.data])).toEqual([['completed', 'u1', { signedSha256: 'sealed', originalSha256: 'original', signedDocumentId: 'signed-d1' }]]);
+    expect(w.events).toEqual([{ type: 'signature_request.completed', data: { requestId: 'r1', title: 'Lease', documentId: 'd1', signedSha256: 'sealed', completedAt: NOW } }]);
+    expect(told).toEqual(['completed mail (completed)', 'owner (completed; recipients a@example.com b@example.com c@example.com)']);
+  });
+
+  it('signed on the hosted pages: the recipients get their copy from the hosted instance, not from here; the owner is still told', () => {
+    const w = new MemoryWorld();
+    w.r = request({ status: 'sent', publicSigning: true });
+    const told: string[] = [];
+    completeRequest(completer(w, told), { signedSha256: 'sealed', originalSha256: 'original' }, ann);
+    expect(told).toEqual(['owner (completed; recipients a@example.com b@example.com c@example.com)']);
+  });
+
+  it('refuses a request that is no longer sent (409), changing nothing', () => {
+    const w = new MemoryWorld();
+    w.r.status = 'cancelled';
+    const told: string[] = [];
+    expect(() => completeRequest(completer(w, told), { signedSha256: 'sealed', originalSha256: 'original' }, ann)).toThrow('Cannot complete: the request is cancelled');
+    expect([w.audit, w.events, told]).toEqual([[], [], []]);
+  });
+
   it('completes only a sent request every acting signer has signed (a cc does not sign); else 409 naming who is awaited', () => {
     const all = [signer('a', 1, { status: 'signed' }), signer('b', 2), signer('c', 3, { role: 'cc' })];
     let err: unknown;

@@ -22,7 +22,7 @@ export {
   signingView,
   UnknownSigningLinkError,
 } from './rules.js';
-export type { RequestPatch, RequestStore, SenderStore, SignerMailKind, SignerMailStore, SignerPatch, SigningState, SigningStore, StatusGuard } from './store.js';
+export type { CompleterStore, RequestPatch, RequestStore, SenderStore, SignerMailKind, SignerMailStore, SignerPatch, SigningState, SigningStore, StatusGuard } from './store.js';
 export type { ClientInfo, DocumentView, FieldRow, RequestRow, SignerRow } from './types.js';
 export { declineRequest, expireRequest, recordView, signRequest, type Acting } from './use-cases.js';
-export { cancelRequest, inviteSigners, remindRequest, remindSigners, sendRequest, type SenderActing } from './sender-use-cases.js';
+export { cancelRequest, completeRequest, inviteSigners, remindRequest, remindSigners, sendRequest, type SenderActing } from './sender-use-cases.js';

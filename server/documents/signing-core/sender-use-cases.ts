@@ -1,10 +1,10 @@
 // What the sender does with a request, once for the desktop and the hosted instance: send it,
-// cancel it, remind its signers. Each use case reads the rows its store loaded, applies the rules
+// cancel it, remind its signers, complete it (on a device). Each use case reads the rows its store loaded, applies the rules
 // (rules.ts) and makes its changes and queues its mail through the store (store.ts `SenderStore`),
 // so the statuses, audit entries and mail are the same wherever they happen.
 import type { AuditActor } from './audit-chain.js';
 import { assertSendable, assertStatus, notifiedPatch, signersToInvite, signersWhoseTurn } from './rules.js';
-import type { SenderStore, SignerMailStore } from './store.js';
+import type { CompleterStore, SenderStore, SignerMailStore } from './store.js';
 import type { RequestRow, SignerRow } from './types.js';
 
 /** Who acts for the sender (a member, an API key, or the system for automatic reminders), and when. */
@@ -81,4 +81,23 @@ export function remindRequest(store: SenderStore, act: SenderActing): SignerRow[
   const targets = signersWhoseTurn(r, store.signers);
   remindSigners(store, targets, { ...act, automatic: false });
   return targets;
+}
+
+/**
+ * Completes a sent request with its sealed PDF (`sealed`, made outside the unit of work): the
+ * request moves to `completed`, the signed copy is filed, audited, the event recorded, and
+ * everyone told. Signed through the hosted instance's public pages, it is the hosted instance
+ * that mails everyone their signed copy once this completion reaches it.
+ */
+export function completeRequest(store: CompleterStore, sealed: { signedSha256: string; originalSha256: string }, act: SenderActing): void {
+  const r = store.request;
+  assertStatus(r, ['sent'], 'complete');
+  store.updateRequest({ status: 'completed', completedAt: act.now, signedSha256: sealed.signedSha256, updatedAt: act.now }, { status: 'sent' });
+  const completed: RequestRow = { ...r, status: 'completed', completedAt: act.now, signedSha256: sealed.signedSha256, updatedAt: act.now };
+  const signedDocumentId = store.fileSignedCopy(r);
+  store.appendAudit({ type: 'completed', ...audited(act), data: { signedSha256: sealed.signedSha256, originalSha256: sealed.originalSha256, signedDocumentId } });
+  store.recordEvent('signature_request.completed', { requestId: r.id, title: r.title, documentId: r.documentId, signedSha256: sealed.signedSha256, completedAt: act.now });
+  if (!r.publicSigning) store.mailCompleted(completed);
+  // The creator who is also a recipient gets that "Completed" mail only (one per person).
+  store.tellOwnerCompleted(completed, store.signers.map((s) => s.email));
 }

@@ -10,7 +10,7 @@ import type { EventPayloads, EventType } from '../../events/catalogue.js';
 /** A guard on a status move: the store refuses (or the log's guard does) when the row moved on meanwhile. */
 export type StatusGuard<S> = { status: S };
 
-export type RequestPatch = Partial<Pick<RequestRow, 'status' | 'sentAt' | 'linkBaseUrl' | 'publicSigning' | 'cancelledAt' | 'declinedAt' | 'expiredAt' | 'updatedAt'>>;
+export type RequestPatch = Partial<Pick<RequestRow, 'status' | 'sentAt' | 'linkBaseUrl' | 'publicSigning' | 'cancelledAt' | 'completedAt' | 'signedSha256' | 'declinedAt' | 'expiredAt' | 'updatedAt'>>;
 export type SignerPatch = Partial<
   Pick<SignerRow, 'status' | 'viewedAt' | 'signedAt' | 'signedIp' | 'signedUserAgent' | 'declinedAt' | 'declineReason' | 'sentAt' | 'lastNotifiedAt' | 'remindersSent' | 'tokenHash'>
 >;
@@ -65,4 +65,18 @@ export interface SenderStore extends RequestStore, SignerMailStore {
   readonly fields: FieldRow[];
   /** Drops the signer's invitation and reminders still waiting in the queue; true when their invitation never went out. */
   withdrawMail(s: SignerRow): boolean;
+}
+
+/**
+ * What completing a request changes, on a device (the seal key never leaves the owners' devices):
+ * the request, the signed copy filed beside the original, and the "Completed" mail.
+ */
+export interface CompleterStore extends RequestStore {
+  readonly signers: SignerRow[];
+  /** Files the sealed PDF beside the original document; its document id (null: the original is gone). */
+  fileSignedCopy(completed: RequestRow): string | null;
+  /** Every recipient's "Completed" mail with their link to the sealed PDF. */
+  mailCompleted(completed: RequestRow): void;
+  /** Tells the creator (or the owners) that everyone signed; those among `recipients` already get the "Completed" mail. */
+  tellOwnerCompleted(completed: RequestRow, recipients: string[]): void;
 }
