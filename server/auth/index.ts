@@ -9,3 +9,4 @@ export { listMembers, memberAddressesOf } from './members.js';
 export type { Permission, Scope } from '../kernel/permissions.js';
 /** The entities table, for other modules' foreign keys (their rows go with the entity). */
 export { entities } from './tables.js';
+export { randomToken, sha256Hex } from './passwords.js';

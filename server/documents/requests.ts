@@ -4,14 +4,14 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { visibleFolderIds, type Accessor } from '../folders/index.js';
 import { appendAudit, listAudit, type AuditActor } from './audit.js';
 import { getVisibleDocument } from './documents.js';
 import type { createRequestBody, listRequestsQuery } from './request-schemas.js';
-import { insertSigner } from './signers.js';
+import { insertSigner } from './insert-signer.js';
 import { signedCopyOf } from './signed-copy.js';
-import { documents, signatureFields, signatureRequests, signers, type RequestStatus } from './tables.js';
+import { documents, signatureFields, signatureRequests, signers } from './tables.js';
 
 export type RequestRow = typeof signatureRequests.$inferSelect;
 export type SignerRow = typeof signers.$inferSelect;
@@ -40,9 +40,6 @@ export function getVisibleRequest(ctx: Context, entityId: string, accessor: Acce
   return r;
 }
 
-export function assertStatus(r: RequestRow, allowed: RequestStatus[], what: string): void {
-  if (!allowed.includes(r.status)) throw new ConflictError(`Cannot ${what}: the request is ${r.status}`, { status: r.status });
-}
 
 export function signersOf(db: Queryable, entityId: string, requestId: string): SignerRow[] {
   return db
@@ -54,7 +51,7 @@ export function signersOf(db: Queryable, entityId: string, requestId: string): S
 }
 
 // The turn rules live in the signing core (one copy for the desktop and the hosted pages).
-export { ACTING_ROLES, signersWhoseTurn } from './signing-core/index.js';
+export { ACTING_ROLES, assertStatus, signersWhoseTurn } from './signing-core/index.js';
 
 export function presentSigner(s: SignerRow, fieldCount: number) {
   return {

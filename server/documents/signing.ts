@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import { sha256Hex } from '../auth/passwords.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { actorOf, type Auth } from '../auth/index.js';
 import { roleOf } from '../auth/entities.js';
 import { roleAllows } from '../kernel/permissions.js';
@@ -15,13 +15,13 @@ import { finalizeRequest } from './finalize.js';
 import { getVisibleRequest, type RequestRow, type SignerRow } from './requests.js';
 import type { signBody } from './request-schemas.js';
 import { expireRequest } from './transitions.js';
-import { declineRequest, isOverdue, recordView, signerActor, signingView, signRequest, type Acting, type AuditActor, type ClientInfo, type SigningState } from './signing-core/index.js';
+import { declineRequest, UnknownSigningLinkError, isOverdue, recordView, signerActor, signingView, signRequest, type Acting, type AuditActor, type ClientInfo, type SigningState } from './signing-core/index.js';
 import { desktopSigningStore, loadSigningState } from './signing-store.js';
 import { signers } from './tables.js';
 
 // The rules, state changes and audit entries of signing are the signing core's
 // (signing-core/), shared with the hosted pages; this file is the desktop's driver of it.
-export { assertCanAct, resolveValue, signedValues, signingView } from './signing-core/index.js';
+export { assertCanAct, resolveValue, signedValues, signingView, UnknownSigningLinkError } from './signing-core/index.js';
 
 /**
  * How the signing page was opened: by the signer on their own device (the default), or `inPerson`
@@ -47,13 +47,6 @@ function inPersonHost(ctx: Context, r: RequestRow, auth: Auth | null | undefined
 
 function hostOf(ctx: Context, r: RequestRow, session: SigningSession): AuditActor | null {
   return session.inPerson ? inPersonHost(ctx, r, session.auth) : null;
-}
-
-/** A token that matches no signer: counted per client IP against guessing (see sign-routes.ts). */
-export class UnknownSigningLinkError extends NotFoundError {
-  constructor() {
-    super('Signing link not found');
-  }
 }
 
 /** The signer a token names. */

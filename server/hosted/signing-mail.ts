@@ -15,31 +15,42 @@ import type { Change } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { readBlob } from './blobs.js';
-import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges, type HostedChange } from './mirror.js';
+import { mirroredRow, mirroredRowsOfRequest, notDeleted, recordHostedChanges } from './mirror.js';
 import { reportUnreadableRow, UnreadableRowError } from './read-row.js';
-import { asRow, auditChanges, loadRequest } from './signing.js';
-import { SYSTEM_ACTOR, signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/index.js';
-import { AUTO_REMIND } from '../documents/request-schemas.js';
+import { asRow, loadRequest } from './signing-load.js';
+import { hostedMailingStore } from './signing-store.js';
+import { inviteSigners, remindSigners, reminderDue, SYSTEM_ACTOR, signersWhoseTurn, type RequestRow, type SignerRow } from '../documents/index.js';
 import { entities, hostedMail, rows } from './schema.js';
 import { sendDueRelayedMail } from './relayed-mail.js';
 import type { HostedTx } from './store.js';
-import { purposeKeyOf, sendDueFrom, type Delivery } from '../mail/index.js';
+import { enqueueMail, sendDueFrom, signingMailRef, signingPurposeKey, type Delivery, type MailOutbox, type MailToQueue } from '../mail/index.js';
 import { HOSTED_MAIL_POLICY, hostedMailQueue, type SentInfo } from './mail-queue.js';
 
 export { MAX_MAIL_ATTEMPTS as MAX_HOSTED_MAIL_ATTEMPTS } from '../mail/index.js';
 
 type MailKind = (typeof hostedMail.$inferSelect)['kind'];
+/** What this instance queues: a mail to a signer, once per purpose. */
+type HostedMailToQueue = MailToQueue & { ref: { kind: MailKind; requestId: string; signerId: string }; purposeKey: string };
+
+/**
+ * This instance's outbox (`hosted_mail`, mail/enqueue.ts) in `tx`: a signer's mail, its message
+ * written when it is sent; one mail per purpose (`dedupe_key`), so a repeated push queues nothing.
+ */
+function hostedOutbox(tx: HostedTx): MailOutbox<Promise<boolean>, HostedMailToQueue> {
+  return {
+    async add(mail) {
+      const { kind, requestId, signerId } = mail.ref;
+      const row = { id: uuidv7(), entityId: mail.entityId, kind, requestId, signerId, dedupeKey: mail.purposeKey, status: 'queued' as const, nextAttemptAt: mail.queuedAt, createdAt: mail.queuedAt };
+      const inserted = await tx.insert(hostedMail).values(row).onConflictDoNothing().returning({ id: hostedMail.id });
+      return inserted.length > 0;
+    },
+  };
+}
 
 /** Queues a mail once per purpose; `nth` tells the reminders of one signer apart. Returns whether it was new. */
 export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string; nth?: number }): Promise<boolean> {
-  const now = serverTime(h);
-  const { nth, ...row } = mail;
-  const inserted = await tx
-    .insert(hostedMail)
-    .values({ id: uuidv7(), ...row, dedupeKey: purposeKeyOf(mail.kind, mail.requestId, mail.signerId, nth), status: 'queued', nextAttemptAt: now, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ id: hostedMail.id });
-  return inserted.length > 0;
+  const ref = signingMailRef(mail.kind, mail.requestId, mail.signerId);
+  return enqueueMail(hostedOutbox(tx), { entityId: mail.entityId, ref, purposeKey: signingPurposeKey(ref, mail.nth) }, serverTime(h));
 }
 
 /**
@@ -164,11 +175,12 @@ async function linkMessage(h: HostedContext, m: MailRow, publicUrl: string | und
     const reminder = m.kind === 'signing_reminder';
     const sender = l.r.createdByName ?? (await entityName(tx, m.entityId));
     const content = signingMailContent(l.r, l.s, sender, reminder ? 'reminder' : 'invite', signingUrl(publicUrl, token));
-    const changes: HostedChange[] = [
-      { table: 'signers', rowId: l.s.id, op: 'upsert', columns: { token_hash: sha256Hex(token), sent_at: l.s.sentAt ?? now, last_notified_at: now, ...(reminder ? { reminders_sent: l.s.remindersSent + 1 } : {}) } },
-      ...(reminder ? auditChanges(h, l, { type: 'reminded', actor: SYSTEM_ACTOR, data: { automatic: true, signerIds: [l.s.id] } }, now) : []),
-    ];
-    return { changes, result: { to: l.s.email, ...content } };
+    // The signer's row and the audit entry as a device's invitation or automatic reminder writes them (the signing core).
+    const { store, changes } = hostedMailingStore(h, l, now);
+    store.updateSignerOf(l.s.id, { tokenHash: sha256Hex(token) });
+    if (reminder) remindSigners(store, [l.s], { now, actor: SYSTEM_ACTOR, automatic: true });
+    else inviteSigners(store, [l.s], now);
+    return { changes: changes(), result: { to: l.s.email, ...content } };
   });
 }
 
@@ -177,13 +189,12 @@ async function entityName(tx: HostedTx, entityId: string): Promise<string> {
   return e?.name ?? 'Bureau';
 }
 
-const DAY = 86_400_000;
 /** Requests looked at per pass (the next pass, 15 minutes on, takes the rest). */
 const REMINDER_SCAN_LIMIT = 500;
 
 /**
  * The automatic reminders of requests signed on the public pages, on the devices' schedule
- * (AUTO_REMIND: the first after 2 days, then every 3, at most 3), so signers are reminded while
+ * (the signing core's `reminderDue`: the first after 2 days, then every 3, at most 3), so signers are reminded while
  * every device is offline. Devices leave these requests' automatic reminders to this instance.
  */
 async function queueDueReminders(h: HostedContext): Promise<number> {
@@ -209,9 +220,7 @@ async function queueDueReminders(h: HostedContext): Promise<number> {
       await h.store.db.transaction(async (tx) => {
         const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>('signers', d));
         for (const s of signersWhoseTurn(asRow<RequestRow>('signature_requests', r.data), all)) {
-          if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) continue;
-          const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
-          if (new Date(s.lastNotifiedAt).getTime() + wait > now) continue;
+          if (!reminderDue(s, now)) continue;
           if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
         }
       });

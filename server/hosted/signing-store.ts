@@ -3,7 +3,7 @@
 // as one of the hosted instance's own changes, appended to the entity's log as one group
 // (mirror.ts `recordHostedChanges`). Status moves become guarded transitions; every audit entry
 // moves the request's `audit_head` under a guard, so the chain stays one chain.
-import { nextAuditEntry, type AuditInput, type RequestStore, type SignerRow, type SigningState, type SigningStore } from '../documents/index.js';
+import { nextAuditEntry, type AuditInput, type RequestStore, type SignerMailStore, type SignerRow, type SigningState, type SigningStore } from '../documents/index.js';
 import type { HostedContext } from './context.js';
 import type { HostedChange } from './mirror.js';
 
@@ -98,4 +98,24 @@ export function hostedSigningStore(h: HostedContext, l: HostedRequestState & Sig
     inviteSigners: (next) => void invited.push(...next),
   };
   return { store, changes: () => [...out, ...request.changes()], invited };
+}
+
+/**
+ * The store of a signer's invitation or reminder going out from here (signing-mail.ts): the mail
+ * is the one being sent, so nothing more is queued. The signer's columns set one after another
+ * (the new link's hash, then when they were asked) are one upsert, before the audit entry.
+ */
+export function hostedMailingStore(h: HostedContext, l: HostedRequestState, now: string): HostedStore<SignerMailStore> {
+  const request = hostedRequestStore(h, l, now);
+  const out: HostedChange[] = [];
+  const store: SignerMailStore = {
+    updateSignerOf(signerId, patch) {
+      const last = out.at(-1);
+      if (last?.table === 'signers' && last.rowId === signerId && last.op === 'upsert') last.columns = { ...last.columns, ...snake(patch) };
+      else out.push({ table: 'signers', rowId: signerId, op: 'upsert', columns: snake(patch) });
+    },
+    mailSigner: () => undefined,
+    appendAudit: (entry) => request.store.appendAudit(entry),
+  };
+  return { store, changes: () => [...out, ...request.changes()], invited: [] };
 }

@@ -8,7 +8,8 @@ import { mailEvents } from './events.js';
 export { queueMail, requeueMail, retryErrors, mailRouteOf, dropQueuedMail, type MailInput } from './mail.js';
 export { registerHostedMailRelay, registerMailReasonCheck, type HostedMailRelay, type RelayedMail, type RelayAnswer } from './routing.js';
 export type { MailHeaders } from './tables.js';
-// The queue mechanism itself, which the hosted instance's mail queues use too.
+// One way to queue a mail on both sides (storage behind `MailOutbox`), and the queue mechanism itself, which the hosted instance's mail queues use too.
+export { enqueueMail, signingMailRef, signingPurposeKey, type MailMessage, type MailOutbox, type MailRef, type MailToQueue, type OutgoingMail, type SigningMailKind } from './enqueue.js';
 export { MAIL_BATCH, MAX_MAIL_ATTEMPTS, failureOf, mailBackoffMs, purposeKeyOf, sendDueFrom, type Delivery, type MailFailure, type MailQueueStore, type PassCounts, type QueuedMail, type RetryPolicy } from './queue.js';
 
 export const mailModule: Module = {

@@ -6,6 +6,7 @@ import type { Tx } from '../db/tx.js';
 import { hostedMailRelay, reasonGone, routeOf } from './routing.js';
 import { getSmtpSettings, smtpTransport } from './smtp-settings.js';
 import { mailOutbox, type MailHeaders } from './tables.js';
+import { enqueueMail, type MailMessage, type MailOutbox, type MailRef, type MailToQueue } from './enqueue.js';
 import { MAIL_BATCH, MAX_MAIL_ATTEMPTS, mailBackoffMs, sendDueFrom, type Delivery, type MailFailure, type MailQueueStore, type RetryPolicy } from './queue.js';
 
 export { MAX_MAIL_ATTEMPTS } from './queue.js';
@@ -25,7 +26,7 @@ export interface MailInput {
   subject: string;
   text: string;
   html: string;
-  ref: Record<string, string>;
+  ref: MailRef;
   /** From and threading headers (helpdesk replies); absent, the mail goes out from `mailFrom`. */
   headers?: MailHeaders;
   /**
@@ -35,27 +36,37 @@ export interface MailInput {
   purposeKey?: string;
 }
 
-/** Queues a message in the caller's transaction; the mail loop sends it after commit. */
+/** This device's outbox in `tx` (enqueue.ts): the body sealed at rest; answers the mail's id. */
+function desktopOutbox(ctx: Context, tx: Tx): MailOutbox<string, MailToQueue & { message: MailMessage }> {
+  return {
+    add(mail) {
+      const m = mail.message;
+      const id = ctx.ids.next();
+      tx.insert(mailOutbox)
+        .values({
+          id,
+          entityId: mail.entityId,
+          to: m.to,
+          subject: m.subject,
+          bodySealed: ctx.secrets.seal(JSON.stringify({ text: m.text, html: m.html })),
+          ref: mail.ref,
+          headers: m.headers ?? null,
+          purposeKey: mail.purposeKey,
+          status: 'queued',
+          attempts: 0,
+          nextAttemptAt: mail.queuedAt,
+          createdAt: mail.queuedAt,
+        })
+        .run();
+      return id;
+    },
+  };
+}
+
+/** Queues a message in the caller's transaction (enqueue.ts `enqueueMail`); the mail loop sends it after commit. */
 export function queueMail(ctx: Context, tx: Tx, input: MailInput): string {
-  const id = ctx.ids.next();
-  const now = nowIso(ctx);
-  tx.insert(mailOutbox)
-    .values({
-      id,
-      entityId: input.entityId,
-      to: input.to,
-      subject: input.subject,
-      bodySealed: ctx.secrets.seal(JSON.stringify({ text: input.text, html: input.html })),
-      ref: input.ref,
-      headers: input.headers ?? null,
-      purposeKey: input.purposeKey ?? null,
-      status: 'queued',
-      attempts: 0,
-      nextAttemptAt: now,
-      createdAt: now,
-    })
-    .run();
-  return id;
+  const { entityId, to, subject, text, html, headers, purposeKey } = input;
+  return enqueueMail(desktopOutbox(ctx, tx), { entityId, ref: input.ref, purposeKey, message: { to, subject, text, html, headers } }, nowIso(ctx));
 }
 
 const bracket = (id: string) => `<${id}>`;

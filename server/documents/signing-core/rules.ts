@@ -1,12 +1,21 @@
 // The signing rules, as pure functions of the rows: whose turn it is, what a signer may do, what
 // each field accepts, and what a signer's link shows. The desktop and the hosted signing pages
 // both decide with these (use-cases.ts), each over its own store.
-import { BadRequestError, ConflictError } from '../../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/errors.js';
 import { pngProblem } from '../png.js';
+import { AUTO_REMIND } from '../request-schemas.js';
 import type { AuditActor } from './audit-chain.js';
+import type { SignerPatch } from './store.js';
 import type { DocumentView, FieldRow, RequestRow, SignerRow } from './types.js';
 
 const MAX_SIGNATURE_PNG = 300 * 1024;
+
+/** A token that matches no signer: counted per client IP against guessing (sign-routes.ts, hosted/signing-routes.ts). */
+export class UnknownSigningLinkError extends NotFoundError {
+  constructor() {
+    super('Signing link not found');
+  }
+}
 
 /** Roles that act on a request (a cc only receives the completed document). */
 export const ACTING_ROLES = new Set(['signer', 'approver', 'viewer']);
@@ -32,6 +41,42 @@ export function allSigned(all: SignerRow[]): boolean {
 /** A sent request whose due date has passed (it expires when next looked at). */
 export function isOverdue(r: Pick<RequestRow, 'status' | 'dueDate'>, now: string): boolean {
   return r.status === 'sent' && Boolean(r.dueDate) && r.dueDate! <= now;
+}
+
+export function assertStatus(r: Pick<RequestRow, 'status'>, allowed: RequestRow['status'][], what: string): void {
+  if (!allowed.includes(r.status)) throw new ConflictError(`Cannot ${what}: the request is ${r.status}`, { status: r.status });
+}
+
+/** A draft is ready to send: at least one signer, a field for every signer, a due date still ahead. */
+export function assertSendable(r: Pick<RequestRow, 'dueDate'>, all: SignerRow[], fields: FieldRow[], now: string): void {
+  if (!all.some((s) => s.role === 'signer')) throw new ConflictError('Add at least one signer before sending');
+  const missing = all.filter((s) => s.role === 'signer' && !fields.some((f) => f.signerId === s.id));
+  if (missing.length) throw new ConflictError('Every signer needs at least one field', { signerIds: missing.map((s) => s.id) });
+  if (r.dueDate && r.dueDate <= now) throw new BadRequestError('dueDate has passed; set a new one before sending');
+}
+
+/** Every acting signer has signed, else who is still awaited (409): a request is completed only then. */
+export function assertCompletable(r: Pick<RequestRow, 'status'>, all: SignerRow[]): void {
+  assertStatus(r, ['sent'], 'complete');
+  const waiting = all.filter((s) => ACTING_ROLES.has(s.role) && s.status !== 'signed');
+  if (waiting.length) throw new ConflictError('Not every signer has signed yet', { waitingFor: waiting.map((s) => ({ id: s.id, name: s.name })) });
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The automatic schedule: a signer who has not acted is reminded AUTO_REMIND.firstAfterDays
+ * after the invitation, then every AUTO_REMIND.everyDays, at most AUTO_REMIND.max times.
+ */
+export function reminderDue(s: Pick<SignerRow, 'lastNotifiedAt' | 'remindersSent'>, nowMs: number): boolean {
+  if (!s.lastNotifiedAt || s.remindersSent >= AUTO_REMIND.max) return false;
+  const wait = (s.remindersSent === 0 ? AUTO_REMIND.firstAfterDays : AUTO_REMIND.everyDays) * DAY;
+  return new Date(s.lastNotifiedAt).getTime() + wait <= nowMs;
+}
+
+/** What a signer's row keeps of a mail asking them to act: when first and last asked, and how many automatic reminders. */
+export function notifiedPatch(s: Pick<SignerRow, 'sentAt' | 'remindersSent'>, now: string, automatic: boolean): SignerPatch {
+  return { sentAt: s.sentAt ?? now, lastNotifiedAt: now, ...(automatic ? { remindersSent: s.remindersSent + 1 } : {}) };
 }
 
 export function signerActor(s: Pick<SignerRow, 'id' | 'name' | 'email'>): AuditActor {
