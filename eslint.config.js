@@ -7,7 +7,7 @@ import boundaries from 'eslint-plugin-boundaries';
 /** A string that starts with /api (esquery's regex cannot hold a slash, hence \x2F). */
 const API_PATH = '/^\\x2Fapi(\\x2F|$)/';
 /** Calls whose path argument the typed client checks against the OpenAPI paths. */
-const TYPED_CALL = ":matches(CallExpression[callee.object.name='client'][callee.property.name=/^(GET|POST|PUT|PATCH|DELETE)$/], CallExpression[callee.name=/^(uploadFile|apiUrl|apiHref)$/])";
+const TYPED_CALL = ":matches(CallExpression[callee.object.name='client'][callee.property.name=/^(GET|POST|PUT|PATCH|DELETE)$/], CallExpression[callee.name=/^(uploadFile|apiUrl)$/])";
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'resources', 'circuits/build', 'test-results', 'playwright-report', 'server/db/migrations'] },
