@@ -20,7 +20,7 @@ async function allPages(query: string, limit: number) {
   const totals: (string | null)[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 50; pages++) {
-    const res = await owner.get(`${D}?${query}${query ? '&' : ''}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; body: any; headers: Headers } = await owner.get(`${D}?${query}${query ? '&' : ''}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.status).toBe(200);
     expect(res.body.length).toBeLessThanOrEqual(limit);
     ids.push(...res.body.map((d: { id: string }) => d.id));
