@@ -14,7 +14,7 @@ const MODULE = { element: { type: 'module' } };
 const SYNC = { element: { type: 'sync' } };
 const APP = { file: { categories: 'app' } };
 /** Calls whose path argument the typed client checks against the OpenAPI paths. */
-const TYPED_CALL = ":matches(CallExpression[callee.object.name='client'][callee.property.name=/^(GET|POST|PUT|PATCH|DELETE)$/], CallExpression[callee.name=/^(uploadFile|apiUrl|apiHref)$/])";
+const TYPED_CALL = ":matches(CallExpression[callee.object.name='client'][callee.property.name=/^(GET|POST|PUT|PATCH|DELETE)$/], CallExpression[callee.name=/^(uploadFile|apiUrl)$/])";
 
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'resources', 'circuits/build', 'test-results', 'playwright-report', 'server/db/migrations'] },

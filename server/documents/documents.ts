@@ -1,16 +1,14 @@
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import { assertFolderAccess, folderLevel, visibleFolderIds, type Accessor } from '../folders/index.js';
-import { folderOrder } from './placement.js';
+import { assertFolderAccess, folderLevel, type Accessor } from '../folders/index.js';
 import { inspectPdf } from './pdf-info.js';
 import { requestTextExtraction } from './extract-texts.js';
-import type { listDocumentsQuery, updateDocumentBody } from './schemas.js';
+import type { updateDocumentBody } from './schemas.js';
 import { documents, signatureRequests } from './tables.js';
 
 export type DocumentRow = typeof documents.$inferSelect;
@@ -82,42 +80,6 @@ export async function uploadDocument(ctx: Context, entityId: string, accessor: A
   // Off the request's path: the name is searchable now, the PDF's text once a worker has read it.
   requestTextExtraction(ctx);
   return presentDocument(row);
-}
-
-/**
- * Documents whose name or text holds every word of `text` (no word at all: none). A few matches:
- * their ids (looked up by key); many: the index's subquery, the entity bound rather than
- * correlated with the outer row, so SQLite matches once rather than once per document.
- */
-function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
-  const match = ftsQueryOf(text);
-  if (match === null) return sql`0`;
-  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
-  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(documents.id, ids) : sql`0`;
-  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match} and s.entity_id = ${entityId})`;
-}
-
-const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ? limit ?';
-
-export function listDocuments(ctx: Context, entityId: string, accessor: Accessor, query: z.output<typeof listDocumentsQuery>) {
-  const where: (SQL | undefined)[] = [eq(documents.entityId, entityId)];
-  if (query.folderId === 'root') where.push(isNull(documents.folderId));
-  else if (query.folderId) {
-    assertFolderAccess(ctx, entityId, accessor, query.folderId, 'view');
-    where.push(eq(documents.folderId, query.folderId));
-  }
-  if (query.search) where.push(sql`instr(lower(${documents.name}), lower(${query.search})) > 0`);
-  if (query.q !== undefined) where.push(matchesSearch(ctx, entityId, query.q));
-  const visible = visibleFolderIds(ctx, entityId, accessor);
-  if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
-  const order = query.folderId ? folderOrder : [desc(documents.createdAt), desc(documents.id)];
-  return ctx.db
-    .select()
-    .from(documents)
-    .where(and(...where))
-    .orderBy(...order)
-    .all()
-    .map(presentDocument);
 }
 
 export function updateDocument(ctx: Context, entityId: string, accessor: Accessor, documentId: string, input: z.output<typeof updateDocumentBody>) {

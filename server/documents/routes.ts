@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { route, type RouteDef } from '../http/route.js';
 import { BadRequestError } from '../http/errors.js';
 import { accessorOf } from '../folders/index.js';
-import { deleteDocument, getVisibleDocument, listDocuments, presentDocument, updateDocument, uploadDocument } from './documents.js';
+import { deleteDocument, getVisibleDocument, presentDocument, updateDocument, uploadDocument } from './documents.js';
+import { listDocuments } from './list-documents.js';
 import { readUpload, MAX_PDF_BYTES } from './upload.js';
 import * as s from './schemas.js';
 import { sendPdf } from './send-pdf.js';
@@ -15,8 +16,23 @@ const edit = { entity: 'QBH', permission: 'DOCUMENTS.EDIT', scope: 'write:docume
 
 const documentRoutes: RouteDef[] = [
   route(
-    { method: 'get', path: '/api/documents', summary: 'List documents', tags, access: view, query: s.listDocumentsQuery, response: z.array(s.documentSchema) },
-    ({ ctx, entityId, auth, query }) => listDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), query),
+    {
+      method: 'get',
+      path: '/api/documents',
+      summary: 'List documents',
+      description:
+        'Filters: `folderId` (a folder in its manual order, or `root`), `search` (substring of the name), `q` (full-text over the name and PDF text). Without `folderId` newest first. Documents in folders the caller may not see are left out. Without `limit` and `cursor` the body is every matching document. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`, with the same filters). `x-total-count` is always the number of matching documents. The body is a plain array either way. A cursor that is not one this list handed out, or a bad `limit`, is a 400.',
+      tags,
+      access: view,
+      query: s.listDocumentsQuery,
+      response: z.array(s.documentSchema),
+    },
+    ({ ctx, entityId, auth, query, res }) => {
+      const page = listDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), query);
+      res.setHeader('x-total-count', String(page.total));
+      if (page.nextCursor) res.setHeader('x-next-cursor', page.nextCursor);
+      return page.items;
+    },
   ),
   route(
     {

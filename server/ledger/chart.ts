@@ -1,28 +1,7 @@
+import { ACC } from '../../shared/ledger/accounts.js';
 import type { AccountType } from './tables.js';
 
-/** Codes of the default accounts the built-in posting rules use. */
-export const ACC = {
-  cash: '1000',
-  bank: '1010',
-  receivable: '1100',
-  ownBusinesses: '1150',
-  vatReceivable: '1200',
-  cryptoWallet: '1300',
-  shieldedFunds: '1310',
-  relayerAccount: '1320',
-  uncategorisedPayments: '1900',
-  payable: '2000',
-  vatPayable: '2200',
-  uncategorisedReceipts: '2900',
-  ownerEquity: '3000',
-  retainedEarnings: '3100',
-  ownerDrawings: '3200',
-  sales: '4000',
-  otherIncome: '4800',
-  salesReturns: '4900',
-  generalExpenses: '6000',
-  networkFees: '6700',
-} as const;
+export { ACC };
 
 /**
  * Accounts whose balance cannot go below zero in a real business: cash in hand, what customers

@@ -1,8 +1,9 @@
 // The BN254 scalar field that the circuit and the Poseidon hash work in.
 import { randomBytes } from '@noble/hashes/utils.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
+import { FIELD_SIZE } from '../../shared/privacy/field.js';
 
-export const FIELD_SIZE = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+export { FIELD_SIZE };
 
 /** 2^128: every note amount, |extAmount| and fee stay below it. */
 export const AMOUNT_LIMIT = 1n << 128n;

@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures.js';
+import { makePdf } from '../fixtures/pdf.js';
 
 // Issue 30: lists load a page at a time and long lists render only the rows in view.
 
@@ -64,4 +65,46 @@ test('ledger events and the journal page through the server, a page at a time', 
   await expect(page.getByText('INV-1009').first()).toBeVisible();
   await expect(page.getByText('INV-1029')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+});
+
+test('the documents list loads 50 at a time, with folder and search filters on every page', async ({ server, signedIn: { page, client } }) => {
+  test.setTimeout(180_000);
+  const pdf = new Uint8Array(await makePdf(1));
+  const upload = async (name: string, folderId?: string) => {
+    const qs = new URLSearchParams({ name, ...(folderId ? { folderId } : {}) });
+    const res = await client.request('POST', `/api/documents?${qs}`, { raw: pdf, headers: { 'content-type': 'application/pdf' } });
+    expect(res.status).toBe(201);
+  };
+  for (let i = 1; i <= 55; i++) await upload(`Paged doc ${String(i).padStart(3, '0')}.pdf`);
+  const archive = (await client.post('/api/documents/folders', { name: 'Archive' })).body;
+  for (let i = 1; i <= 3; i++) await upload(`Filed doc ${i}.pdf`, archive.id);
+  const items = page.getByTestId('doc-item');
+  const more = page.getByRole('button', { name: 'Load more' });
+
+  await page.goto(`${server.url}/documents`);
+  await expect(items).toHaveCount(50);
+  await expect(page.getByText('50 of 58 documents')).toBeVisible();
+  // Newest first: the three filed ones and the newest 47 paged ones; the oldest wait for the next page.
+  await expect(items.filter({ hasText: 'Paged doc 009.pdf' })).toHaveCount(1);
+  await expect(items.filter({ hasText: 'Paged doc 008.pdf' })).toHaveCount(0);
+  await more.click();
+  await expect(items).toHaveCount(58);
+  await expect(items.filter({ hasText: 'Paged doc 001.pdf' })).toHaveCount(1);
+  await expect(more).toHaveCount(0);
+
+  // A search pages too: 55 names match, 50 come first.
+  await page.getByRole('searchbox', { name: 'Search documents' }).fill('paged doc');
+  await expect(page.getByText('50 of 55 documents')).toBeVisible();
+  await expect(items).toHaveCount(50);
+  await more.click();
+  await expect(items).toHaveCount(55);
+  await expect(more).toHaveCount(0);
+  await page.getByRole('searchbox', { name: 'Search documents' }).fill('doc 05');
+  await expect(items).toHaveCount(6);
+
+  // A folder lists only its own, on one page.
+  await page.getByRole('searchbox', { name: 'Search documents' }).fill('');
+  await page.getByRole('navigation', { name: 'Folders' }).getByRole('button', { name: 'Archive', exact: true }).click();
+  await expect(items).toHaveCount(3);
+  await expect(more).toHaveCount(0);
 });

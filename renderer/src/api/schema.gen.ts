@@ -1177,14 +1177,20 @@ export interface paths {
         };
         /**
          * List documents
-         * @description entityId: QBH (query, JSON body or x-entity-id header). Session permission: `DOCUMENTS.VIEW`. API key scope: `read:documents`.
+         * @description Filters: `folderId` (a folder in its manual order, or `root`), `search` (substring of the name), `q` (full-text over the name and PDF text). Without `folderId` newest first. Documents in folders the caller may not see are left out. Without `limit` and `cursor` the body is every matching document. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`, with the same filters). `x-total-count` is always the number of matching documents. The body is a plain array either way. A cursor that is not one this list handed out, or a bad `limit`, is a 400.
+         *
+         *     entityId: QBH (query, JSON body or x-entity-id header). Session permission: `DOCUMENTS.VIEW`. API key scope: `read:documents`.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50). */
+                    cursor?: string;
                     entityId?: string;
                     /** @description Only documents of this folder, in its manual order (`root` = unfiled documents). Without it: every visible document, newest first. */
                     folderId?: string | "root";
+                    /** @description Page size (1–200). Paging is opt-in: without `limit` and `cursor` every matching document is returned. */
+                    limit?: number;
                     /** @description Full-text search: documents whose name or PDF text (read in the background after the upload, so found a moment later than the name) contains every word (a word matches words it begins, ignoring case and accents). Text with no letter or digit matches nothing. */
                     q?: string;
                     /** @description Case-insensitive substring of the name */

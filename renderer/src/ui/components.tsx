@@ -1,5 +1,8 @@
-import { useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import { useFocusTrap } from './focus';
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+
+// Form controls and the modal dialog live in files of their own; every page imports them from here.
+export { Field, SelectInput, TextArea, TextInput } from './form';
+export { Modal } from './modal';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -9,43 +12,6 @@ export function Button({ variant = 'secondary', busy, children, className = '', 
       {busy && <span className="spinner spinner-sm" aria-hidden />}
       {children}
     </button>
-  );
-}
-
-/** A labelled form control; the label is tied to the control for screen readers and clicks. */
-export function Field({ label, hint, error, children, id }: { label: string; hint?: ReactNode; error?: string | null; children: (id: string) => ReactNode; id?: string }) {
-  const auto = useId();
-  const fieldId = id ?? auto;
-  return (
-    <div className={`field ${error ? 'field-invalid' : ''}`}>
-      <label htmlFor={fieldId}>{label}</label>
-      {children(fieldId)}
-      {error ? <div className="field-error">{error}</div> : hint ? <div className="field-hint">{hint}</div> : null}
-    </div>
-  );
-}
-
-export function TextInput({ label, hint, error, ...rest }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode; error?: string | null }) {
-  return <Field label={label} hint={hint} error={error}>{(id) => <input id={id} className="input" {...rest} />}</Field>;
-}
-
-export function TextArea({ label, hint, error, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: ReactNode; error?: string | null }) {
-  return <Field label={label} hint={hint} error={error}>{(id) => <textarea id={id} className="input textarea" {...rest} />}</Field>;
-}
-
-export function SelectInput({ label, hint, error, options, ...rest }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; hint?: ReactNode; error?: string | null; options: { value: string; label: string }[] }) {
-  return (
-    <Field label={label} hint={hint} error={error}>
-      {(id) => (
-        <select id={id} className="input" {...rest}>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
   );
 }
 
@@ -120,35 +86,6 @@ export function Notice({ kind = 'info', children }: { kind?: 'info' | 'success' 
 
 export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'blue' | 'green' | 'amber' | 'red' | 'violet'; children: ReactNode }) {
   return <span className={`badge badge-${tone}`}>{children}</span>;
-}
-
-/**
- * A modal dialog: focus moves inside (to the first form control, else the first button), Tab and
- * Shift+Tab cycle within it, Escape closes it, and focus returns to the control that opened it.
- */
-export function Modal({ title, onClose, children, footer }: { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  useFocusTrap(ref, true, {
-    onEscape: onClose,
-    initialFocus: () =>
-      ref.current?.querySelector<HTMLElement>('.modal-body input:not([type="hidden"]):not([disabled]), .modal-body select:not([disabled]), .modal-body textarea:not([disabled])') ??
-      ref.current?.querySelector<HTMLElement>('.modal-body button:not([disabled]), button:not([disabled])'),
-  });
-  return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} tabIndex={-1}>
-        <header className="modal-header">
-          <h2 id={titleId}>{title}</h2>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label="Close">
-            ×
-          </button>
-        </header>
-        <div className="modal-body">{children}</div>
-        {footer && <footer className="modal-footer">{footer}</footer>}
-      </div>
-    </div>
-  );
 }
 
 export function Tabs<T extends string>({ tabs, value, onChange }: { tabs: { value: T; label: ReactNode }[]; value: T; onChange: (v: T) => void }) {

@@ -1,63 +1,53 @@
-import { useEffect, useRef, useState } from 'react';
-import { client, entityKey, invalidateEntity, queryClient, unwrap } from '../../api';
-import { Button, Card, EmptyState, ErrorBanner, Modal, Notice, Spinner, TextInput } from '../../ui/components';
+import { useEffect, useState } from 'react';
+import { client, invalidateEntity, unwrap } from '../../api';
+import { Card, ErrorBanner, Notice, Spinner, TextInput, Button } from '../../ui/components';
 import { useAction } from '../../ui/hooks';
 import { useSession } from '../../session';
-import { uploadDocument } from './docs-api';
-import { DeleteDocumentModal, MoveDocumentModal, RenameDocumentModal } from './DocumentDialogs';
-import { DocumentList } from './DocumentList';
-import { FolderModal } from './FolderModal';
+import { DocumentModals, type DocumentsDialog } from './DocumentModals';
+import { DocumentResults } from './DocumentResults';
+import { FolderActions, UploadProgress } from './FolderActions';
 import { FolderTree } from './FolderTree';
-import { PdfPages } from './PdfPages';
-import { NewRequestModal } from './NewRequestModal';
-import { ShareFolderModal } from './ShareFolderModal';
-import { DOCUMENTS_KEY, FOLDERS_KEY, refreshDocuments, useDocuments, useFolders } from './queries';
+import { FOLDERS_KEY, refreshDocuments, useFolders } from './queries';
+import { showDocumentOrder, useDocumentPages } from './useDocumentPages';
+import { useDocumentUpload } from './useDocumentUpload';
 import type { DocumentItem, Folder } from './types';
 
-export function DocumentsHome() {
-  const [folderId, setFolderId] = useState<string | null>(null);
-  const [editing, setEditing] = useState<'new' | Folder | null>(null);
-  const [preview, setPreview] = useState<DocumentItem | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
+/** What the search box says, once typing pauses: the list follows it. */
+function useSettledSearch() {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
-  // The list follows the search box once typing pauses.
   useEffect(() => {
     const t = setTimeout(() => setQuery(search.trim()), 250);
     return () => clearTimeout(t);
   }, [search]);
+  return { search, setSearch, query };
+}
+
+export function DocumentsHome() {
+  const [folderId, setFolderId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<DocumentsDialog>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const { search, setSearch, query } = useSettledSearch();
   const folders = useFolders();
-  const docs = useDocuments(folderId, query);
+  const docs = useDocumentPages(folderId, query);
+  const upload = useDocumentUpload(folderId);
   const reloadFolders = () => invalidateEntity(...FOLDERS_KEY);
   const current = folders.data?.find((f) => f.id === folderId) ?? null;
-  const [renaming, setRenaming] = useState<DocumentItem | null>(null);
-  const [moving, setMoving] = useState<DocumentItem | null>(null);
-  const [deleting, setDeleting] = useState<DocumentItem | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const folderName = (id: string | null) => (id ? (folders.data?.find((f) => f.id === id)?.name ?? 'a folder') : 'no folder');
   // Changing a document needs the role's permission and, for a filed one, edit access to its folder.
   const session = useSession();
   const canEdit = (d: DocumentItem) => session.can('DOCUMENTS.EDIT') && (d.folderId === null || folders.data?.find((f) => f.id === d.folderId)?.access === 'edit');
+  const open = (kind: 'rename' | 'move' | 'delete' | 'request' | 'preview') => (document: DocumentItem) => setDialog({ kind, document });
   const moveTo = useAction(async (documentId: string, target: Folder) => {
-    const d = docs.data?.find((x) => x.id === documentId);
+    const d = docs.rows?.find((x) => x.id === documentId);
     if (!d || d.folderId === target.id) return;
     await unwrap(client.PATCH('/api/documents/{documentId}', { params: { path: { documentId } }, body: { folderId: target.id } }));
     setMessage(`Moved “${d.name}” to ${target.name}.`);
     await refreshDocuments();
   });
-
-  const upload = useAction(async (files: FileList) => {
-    for (const file of Array.from(files)) {
-      setProgress(0);
-      await uploadDocument(file, folderId, setProgress);
-    }
-    setProgress(null);
-    await refreshDocuments();
-  });
   const reorder = useAction(async (ids: string[]) => {
-    queryClient.setQueryData<DocumentItem[]>(entityKey(...DOCUMENTS_KEY, folderId, query), (list) => ids.map((id) => list!.find((d) => d.id === id)!));
+    showDocumentOrder(folderId!, query, ids);
     await unwrap(client.POST('/api/documents/folders/{folderId}/reorder', { params: { path: { folderId: folderId! } }, body: { documentIds: ids } }));
+    await refreshDocuments();
   });
   const removeFolder = useAction(async () => {
     if (!current || !confirm(`Delete folder "${current.name}"? Subfolders are removed and their documents move up one level.`)) return;
@@ -65,130 +55,60 @@ export function DocumentsHome() {
     setFolderId(current.parentId);
     await reloadFolders();
   });
-  const [requesting, setRequesting] = useState<DocumentItem | null>(null);
-  const [sharing, setSharing] = useState<Folder | null>(null);
+  const ordering = current?.access === 'edit' && !query;
 
   return (
     <div className="docs-layout">
-      <Card title="Folders" actions={<Button onClick={() => setEditing('new')}>New folder</Button>}>
+      <Card title="Folders" actions={<Button onClick={() => setDialog({ kind: 'folder' })}>New folder</Button>}>
         <ErrorBanner error={folders.error?.message} onRetry={() => void folders.refetch()} />
         {folders.data ? <FolderTree folders={folders.data} selected={folderId} onSelect={(id) => (setFolderId(id), setMessage(null))} onDropDocument={(id, f) => void moveTo.run(id, f)} /> : <Spinner />}
       </Card>
       <Card
         title={current ? current.name : 'All documents'}
         actions={
-          <>
-            {current?.access === 'edit' && (
-              <>
-                <Button variant="ghost" onClick={() => setEditing(current)}>
-                  Edit folder
-                </Button>
-                <Button variant="ghost" onClick={() => setSharing(current)}>
-                  Share
-                </Button>
-                <Button variant="ghost" busy={removeFolder.pending} onClick={() => void removeFolder.run()}>
-                  Delete folder
-                </Button>
-              </>
-            )}
-            <Button variant="primary" busy={progress !== null} onClick={() => fileInput.current?.click()} disabled={current?.access === 'view'}>
-              Upload PDF
-            </Button>
-            <input ref={fileInput} type="file" accept="application/pdf,.pdf" multiple hidden data-testid="upload-input" onChange={(e) => e.target.files?.length && void upload.run(e.target.files).then(() => (e.target.value = ''))} />
-          </>
+          <FolderActions
+            folder={current}
+            onEdit={(folder) => setDialog({ kind: 'folder', folder })}
+            onShare={(folder) => setDialog({ kind: 'share', folder })}
+            onDelete={() => void removeFolder.run()}
+            deleting={removeFolder.pending}
+            uploading={upload.progress !== null}
+            onUpload={upload.run}
+          />
         }
       >
         {current?.description && <p className="muted">{current.description}</p>}
-        {progress !== null && (
-          <div className="progress" role="progressbar" aria-valuenow={Math.round(progress * 100)} aria-label="Upload progress">
-            <div style={{ width: `${progress * 100}%` }} />
-          </div>
-        )}
+        <UploadProgress progress={upload.progress} />
         <div className="docs-search">
           <TextInput label={current ? `Search in ${current.name}` : 'Search documents'} type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name contains…" maxLength={200} />
         </div>
         <ErrorBanner error={upload.error ?? docs.error?.message ?? reorder.error ?? removeFolder.error ?? moveTo.error} />
         {message && <Notice kind="success">{message}</Notice>}
-        {current?.access === 'edit' && !query && <Notice>Drag documents to set their order in this folder, or onto another folder to move them.</Notice>}
-        {docs.data === undefined ? (
-          <Spinner />
-        ) : docs.data.length === 0 ? (
-          query ? (
-            <EmptyState title="No matching documents" icon="▤">
-              No document name contains “{query}”{current ? ' in this folder' : ''}.
-            </EmptyState>
-          ) : (
-            <EmptyState title="No documents yet" icon="▤">
-              Upload a PDF to store it here and send it for signature.
-            </EmptyState>
-          )
-        ) : (
-          <DocumentList
-            documents={docs.data}
-            canEdit={canEdit}
-            onOpen={setPreview}
-            onReorder={current?.access === 'edit' && !query ? (ids) => void reorder.run(ids) : undefined}
-            onRequest={setRequesting}
-            actions={{ onRename: setRenaming, onMove: setMoving, onDelete: setDeleting }}
-          />
-        )}
+        {ordering && <Notice>Drag documents to set their order in this folder, or onto another folder to move them.</Notice>}
+        <DocumentResults
+          rows={docs.rows}
+          total={docs.total}
+          query={query}
+          inFolder={current !== null}
+          more={{ has: docs.hasNextPage, loading: docs.isFetchingNextPage, load: () => void docs.fetchNextPage() }}
+          canEdit={canEdit}
+          onOpen={open('preview')}
+          onReorder={ordering ? (ids) => void reorder.run(ids) : undefined}
+          onRequest={open('request')}
+          actions={{ onRename: open('rename'), onMove: open('move'), onDelete: open('delete') }}
+        />
       </Card>
-      {editing && (
-        <FolderModal
-          folder={editing === 'new' ? undefined : editing}
-          folders={folders.data ?? []}
-          onClose={() => setEditing(null)}
-          onSaved={(f) => {
-            setEditing(null);
-            void reloadFolders();
-            setFolderId(f.id);
-          }}
-        />
-      )}
-      {renaming && (
-        <RenameDocumentModal
-          document={renaming}
-          onClose={() => setRenaming(null)}
-          onDone={(d) => {
-            setRenaming(null);
-            setMessage(`Renamed to “${d.name}”.`);
-            void refreshDocuments();
-          }}
-        />
-      )}
-      {moving && (
-        <MoveDocumentModal
-          document={moving}
-          folders={folders.data ?? []}
-          onClose={() => setMoving(null)}
-          onDone={(d, f) => {
-            setMoving(null);
-            setMessage(`Moved “${d.name}” to ${f ? f.name : folderName(null)}.`);
-            void refreshDocuments();
-          }}
-        />
-      )}
-      {deleting && (
-        <DeleteDocumentModal
-          document={deleting}
-          onClose={() => setDeleting(null)}
-          onDone={() => {
-            setDeleting(null);
-            setMessage(`Deleted “${deleting.name}”.`);
-            void refreshDocuments();
-          }}
-        />
-      )}
-      {sharing && <ShareFolderModal folder={sharing} onClose={() => setSharing(null)} />}
-      {requesting && <NewRequestModal document={requesting} onClose={() => setRequesting(null)} />}
-      {preview && (
-        <Modal title={preview.name} onClose={() => setPreview(null)}>
-          {/* The pages scroll in a focusable region of their own, so the keyboard can scroll them too. */}
-          <div className="preview-pages" tabIndex={0} role="region" aria-label={`Pages of ${preview.name}`}>
-            <PdfPages source={{ document: preview.id }} width={560} />
-          </div>
-        </Modal>
-      )}
+      <DocumentModals
+        dialog={dialog}
+        folders={folders.data ?? []}
+        onClose={() => setDialog(null)}
+        onDone={(m) => (setDialog(null), setMessage(m))}
+        onFolderSaved={(f) => {
+          setDialog(null);
+          void reloadFolders();
+          setFolderId(f.id);
+        }}
+      />
     </div>
   );
 }

@@ -1,25 +1,16 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { client, unwrap, type ApiBody } from '../../api';
-import { Badge, Button, Card, ErrorBanner, Notice, Spinner } from '../../ui/components';
-import { formatDateTime, useAction } from '../../ui/hooks';
+import { ErrorBanner, Spinner } from '../../ui/components';
+import { useAction } from '../../ui/hooks';
 import { downloadSignedPdf } from './docs-api';
 import { FieldInputModal } from './FieldInputModal';
 import { PdfPages } from './PdfPages';
 import { setSigningView, useSigningView } from './queries';
+import { fieldName, fieldState, READ_ONLY, readingOrder, useFieldWalk } from './signing-fields';
+import { SigningRequestCard } from './SigningRequestCard';
 import { DeclineModal, SigningGuide, ZoomBar } from './SigningParts';
-import { isImage, SigningFieldControl } from './SigningFieldControl';
-import { FIELD_LABELS, STATUS_TONE, type Field, type SigningView } from './types';
-
-/** Filled in from the signer's details; shown but not edited. */
-const READ_ONLY: Field['type'][] = ['name', 'email'];
-
-/** Reading order: page by page, top to bottom, left to right within a line. */
-function readingOrder(a: Field, b: Field): number {
-  if (a.page !== b.page) return a.page - b.page;
-  if (Math.abs(a.y - b.y) > 0.01) return a.y - b.y;
-  return a.x - b.x;
-}
-
+import { SigningFieldControl } from './SigningFieldControl';
+import type { Field, SigningView } from './types';
 
 /**
  * The signer's view: fill the fields on the document, then finish, or decline.
@@ -38,8 +29,7 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
   const [editing, setEditing] = useState<{ field: Field; mode: 'draw' | 'type' } | null>(null);
   const [declining, setDeclining] = useState(false);
   const [zoom, setZoom] = useState(1);
-  const [current, setCurrent] = useState(-1);
-  const controls = useRef(new Map<string, HTMLButtonElement>());
+  const walk = useFieldWalk();
   const submit = useAction(async (body: ApiBody<'/api/sign/{token}'>) => {
     const result = await unwrap(client.POST('/api/sign/{token}', { params: { path: { token }, query: inPerson ? { inPerson: 'true' } : {} }, body }));
     setSigningView(token, inPerson, result);
@@ -66,32 +56,7 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
   const missing = fillable.filter((f) => f.required && !isFilled(f));
   const finish = () => void submit.run({ action: 'sign', fields: Object.entries(values).map(([fieldId, value]) => ({ fieldId, value })) });
 
-  /** Scrolls a field into view (both ways, for a zoomed page) and gives it focus. */
-  const goTo = (index: number) => {
-    const f = fillable[index];
-    if (!f) return;
-    setCurrent(index);
-    const el = controls.current.get(f.id);
-    el?.scrollIntoView({ block: 'center', inline: 'center' });
-    el?.focus({ preventScroll: true });
-  };
-  /** The next field still to fill after the current one (wrapping), else simply the next one. */
-  const next = () => {
-    const n = fillable.length;
-    for (let step = 1; step <= n; step++) {
-      const i = (current + step + n) % n;
-      if (!isFilled(fillable[i])) return goTo(i);
-    }
-    goTo((current + 1) % n);
-  };
-
-  const nameOf = (f: Field) => `${f.label ?? FIELD_LABELS[f.type]}${f.required && editable(f) ? ' (required)' : ''}`;
-  const stateOf = (f: Field, value: string | boolean | null): string => {
-    if (READ_ONLY.includes(f.type)) return `${String(value ?? '')}, filled in for you`;
-    if (!value) return 'empty';
-    if (isImage(value)) return 'drawn signature';
-    return f.type === 'signature' || f.type === 'initials' ? `signed as ${String(value)}` : String(value);
-  };
+  const nameOf = (f: Field) => fieldName(f, editable(f));
   const open = (f: Field, e: MouseEvent) => {
     // detail is 0 when the button was pressed with the keyboard: drawing needs a pointer, so typing comes first.
     setEditing({ field: f, mode: e.detail === 0 ? 'type' : 'draw' });
@@ -111,13 +76,10 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
             value={value}
             editable={can}
             filled={can ? isFilled(f) : Boolean(value)}
-            isCurrent={index >= 0 && index === current}
-            label={f.type === 'checkbox' ? nameOf(f) : `${nameOf(f)}: ${stateOf(f, value)}`}
-            register={(el) => {
-              if (el) controls.current.set(f.id, el);
-              else controls.current.delete(f.id);
-            }}
-            onFocus={() => index >= 0 && setCurrent(index)}
+            isCurrent={index >= 0 && index === walk.current}
+            label={f.type === 'checkbox' ? nameOf(f) : `${nameOf(f)}: ${fieldState(f, value)}`}
+            register={walk.register(f.id)}
+            onFocus={() => index >= 0 && walk.setCurrent(index)}
             onActivate={f.type === 'checkbox' ? () => setValues({ ...values, [f.id]: values[f.id] !== true }) : (e) => open(f, e)}
           />
         );
@@ -125,39 +87,16 @@ export function SigningScreen({ token, inPerson = false, onFinished }: { token: 
 
   return (
     <div className="stack signing-screen">
-      <Card
-        title={v.request.title}
-        actions={
-          <>
-            <Badge tone={STATUS_TONE[v.request.status]}>{v.request.status}</Badge>
-            {v.canSign && (
-              <Button variant="ghost" onClick={() => setDeclining(true)}>
-                Decline
-              </Button>
-            )}
-            {v.request.status === 'completed' && (
-              <Button variant="primary" busy={download.pending} onClick={() => void download.run()}>
-                Download signed PDF
-              </Button>
-            )}
-          </>
-        }
-      >
-        <p>
-          {v.request.senderName ? `${v.request.senderName} asks ` : 'You are asked '}
-          <strong>{v.signer.name}</strong> ({v.signer.email}) to {v.signer.role === 'signer' ? 'sign' : v.signer.role === 'approver' ? 'approve' : 'review'} “{v.request.documentName}”.
-          {v.request.dueDate && <> Due {formatDateTime(v.request.dueDate)}.</>}
-        </p>
-        {v.request.message && <Notice>{v.request.message}</Notice>}
-        {v.waitingFor.length > 0 && <Notice kind="warning">Waiting for {v.waitingFor.join(', ')} to sign first.</Notice>}
-        {v.signer.status === 'signed' && <Notice kind="success">Signed {formatDateTime(v.signer.signedAt)}. {v.request.status === 'completed' ? 'Everyone has signed.' : 'The others have been notified.'}</Notice>}
-        {v.signer.status === 'declined' && <Notice kind="warning">You declined this request.</Notice>}
-        {v.canSign && fillable.length > 0 && <p className="muted">Tap or tab to each highlighted field to fill it, or use “Next field”.</p>}
-        <ErrorBanner error={submit.error ?? download.error} />
-      </Card>
+      <SigningRequestCard
+        view={v}
+        onDecline={() => setDeclining(true)}
+        download={{ pending: download.pending, run: () => void download.run() }}
+        hint={v.canSign && fillable.length > 0}
+        error={<ErrorBanner error={submit.error ?? download.error} />}
+      />
       <ZoomBar zoom={zoom} onZoom={setZoom} />
       <PdfPages key={v.request.status} source={{ signing: token }} width={720} fit zoom={zoom} overlay={v.request.status === 'completed' ? undefined : overlay} />
-      {v.canSign && <SigningGuide fillable={fillable.length} current={current} missing={missing.length} done={done} finishing={submit.pending} onNext={next} onFinish={finish} />}
+      {v.canSign && <SigningGuide fillable={fillable.length} current={walk.current} missing={missing.length} done={done} finishing={submit.pending} onNext={() => walk.next(fillable, isFilled)} onFinish={finish} />}
       {editing && (
         <FieldInputModal
           field={editing.field}

@@ -1,5 +1,5 @@
 /** Documents' PDF downloads and uploads over the typed client (binary bodies, which `unwrap` alone does not name). */
-import { ApiError, apiHref, client, getCurrentEntity, unwrap } from '../../api';
+import { ApiError, apiUrl, client, getCurrentEntity, unwrap } from '../../api';
 import type { DocumentItem } from './types';
 
 /** Where a PDF comes from: a stored document, a signer's view (by token), or a request's sealed copy. */
@@ -40,7 +40,7 @@ function fileNameOf(disposition: string | null): string | null {
 export function uploadDocument(file: File, folderId: string | null, onProgress: (fraction: number) => void): Promise<DocumentItem> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiHref('/api/documents', {}, { entityId: null, name: file.name, folderId }));
+    xhr.open('POST', apiUrl('/api/documents', { method: 'post', query: { entityId: null, name: file.name, folderId } }));
     xhr.setRequestHeader('content-type', 'application/pdf');
     const entity = getCurrentEntity();
     if (entity) xhr.setRequestHeader('x-entity-id', entity);

@@ -12,10 +12,6 @@ export function useFolders() {
   return useEntityQuery(FOLDERS_KEY, () => unwrap(client.GET('/api/documents/folders')));
 }
 
-/** A folder's documents (its manual order) or every visible one; the list shown stays while the next loads. */
-export function useDocuments(folderId: string | null, search: string) {
-  return useEntityQuery([...DOCUMENTS_KEY, folderId, search], () => unwrap(client.GET('/api/documents', { params: { query: { folderId: folderId ?? undefined, search: search || undefined } } })), { placeholderData: keepPreviousData });
-}
 export const refreshDocuments = () => invalidateEntity(...DOCUMENTS_KEY);
 
 export function useRequests(status: RequestStatus | '') {

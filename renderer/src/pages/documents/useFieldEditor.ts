@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { client, unwrap, type ApiBody } from '../../api';
 import { useAction } from '../../ui/hooks';
-import { boxOf, movedBox, resizedBox } from './FieldBox';
+import { boxOf, movedBox, resizedBox } from './field-geometry';
 import { refreshRequestFields, setRequestFields, useRequestFields } from './queries';
 import { FIELD_LABELS, FIELD_SIZES, type Field, type FieldType, type SignatureRequest } from './types';
 

@@ -1,4 +1,4 @@
-import { apiHref, client, unwrap } from '../../api';
+import { apiUrl, client, unwrap } from '../../api';
 import { Badge, Button } from '../../ui/components';
 import { formatDateTime, useAction } from '../../ui/hooks';
 import type { MessageAttachment, MessageDelivery, TicketMessage } from './types';
@@ -53,7 +53,7 @@ function Attachments({ ticketId, attachments }: { ticketId: string; attachments:
     <ul className="hd-attachments" aria-label="Attachments">
       {attachments.map((a) => (
         <li key={a.id}>
-          <a href={apiHref('/api/helpdesk/tickets/{ticketId}/attachments/{attachmentId}', { ticketId, attachmentId: a.id })} download={a.filename}>
+          <a href={apiUrl('/api/helpdesk/tickets/{ticketId}/attachments/{attachmentId}', { path: { ticketId, attachmentId: a.id } })} download={a.filename}>
             {a.filename}
           </a>{' '}
           <span className="muted">

@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { apiHref, client, unwrap, useEntityQuery } from '../../api';
+import { apiUrl, client, unwrap, useEntityQuery } from '../../api';
 import { Button, EmptyState, ErrorBanner, Spinner } from '../../ui/components';
 import { pageNumber, useSearchState } from '../../ui/hooks';
 import { usePageTitle } from '../../ui/title';
@@ -33,7 +33,7 @@ export function JournalView() {
           ))}
         </select>
         {/* A plain link: the browser downloads with the session cookie; the entity goes in the query. */}
-        <a className="btn btn-secondary" style={{ marginLeft: 'auto' }} href={apiHref('/api/ledger/journal.csv', {}, { accountId })} download>
+        <a className="btn btn-secondary" style={{ marginLeft: 'auto' }} href={apiUrl('/api/ledger/journal.csv', { query: { accountId } })} download>
           Export CSV
         </a>
       </div>

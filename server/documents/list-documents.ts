@@ -1,0 +1,91 @@
+// The documents list (GET /api/documents): every visible document, or one keyset page of them.
+// Paging is opt-in, as on the ticket list: without `limit` and `cursor` the body is every matching
+// document, as before; with either it is one page and `x-next-cursor` carries the next.
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
+import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { BadRequestError } from '../http/errors.js';
+import { assertFolderAccess, visibleFolderIds, type Accessor } from '../folders/index.js';
+import { presentDocument, type DocumentRow } from './documents.js';
+import { folderOrder } from './placement.js';
+import type { listDocumentsQuery } from './schemas.js';
+import { documents } from './tables.js';
+
+type ListDocumentsQuery = z.output<typeof listDocumentsQuery>;
+
+const DEFAULT_PAGE = 50;
+
+/**
+ * Documents whose name or text holds every word of `text` (no word at all: none). A few matches:
+ * their ids (looked up by key); many: the index's subquery, the entity bound rather than
+ * correlated with the outer row, so SQLite matches once rather than once per document.
+ */
+function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
+  const match = ftsQueryOf(text);
+  if (match === null) return sql`0`;
+  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(documents.id, ids) : sql`0`;
+  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match} and s.entity_id = ${entityId})`;
+}
+
+const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ? limit ?';
+
+/** The list's filters (folder, name, text, the folders the accessor may see) as conditions. */
+function documentFilter(ctx: Context, entityId: string, accessor: Accessor, query: ListDocumentsQuery): SQL | undefined {
+  const where: (SQL | undefined)[] = [eq(documents.entityId, entityId)];
+  if (query.folderId === 'root') where.push(isNull(documents.folderId));
+  else if (query.folderId) {
+    assertFolderAccess(ctx, entityId, accessor, query.folderId, 'view');
+    where.push(eq(documents.folderId, query.folderId));
+  }
+  if (query.search) where.push(sql`instr(lower(${documents.name}), lower(${query.search})) > 0`);
+  if (query.q !== undefined) where.push(matchesSearch(ctx, entityId, query.q));
+  const visible = visibleFolderIds(ctx, entityId, accessor);
+  if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
+  return and(...where);
+}
+
+/**
+ * A folder lists in its manual order (position, unplaced last, then newest first), anything else
+ * newest first. The cursor's key is `createdAt`, or `position|createdAt` in a folder (position
+ * empty when unplaced): a cursor from the other order is not valid here.
+ */
+function keyOf(d: DocumentRow, inFolder: boolean): string {
+  return inFolder ? `${d.position ?? ''}|${d.createdAt}` : d.createdAt;
+}
+
+/** The rows after the cursor's position, in the list's order. */
+function afterCursor(cursor: string, inFolder: boolean): SQL {
+  const [key, id] = decodeCursor(cursor);
+  const bar = key.indexOf('|');
+  if (inFolder !== bar >= 0) throw new BadRequestError('cursor is not valid');
+  const createdAt = inFolder ? key.slice(bar + 1) : key;
+  const newer = sql`(${documents.createdAt} < ${createdAt} or (${documents.createdAt} = ${createdAt} and ${documents.id} < ${id}))`;
+  if (!inFolder) return newer;
+  const position = key.slice(0, bar);
+  if (position === '') return sql`(${documents.position} is null and ${newer})`;
+  if (!/^-?\d{1,15}$/.test(position)) throw new BadRequestError('cursor is not valid');
+  const p = Number(position);
+  return sql`(${documents.position} is null or ${documents.position} > ${p} or (${documents.position} = ${p} and ${newer}))`;
+}
+
+/** Every matching document, or (`limit` or `cursor` given) one page, the total and the next page's cursor. */
+export function listDocuments(ctx: Context, entityId: string, accessor: Accessor, query: ListDocumentsQuery) {
+  const where = documentFilter(ctx, entityId, accessor, query);
+  const inFolder = query.folderId !== undefined;
+  const order = inFolder ? folderOrder : [desc(documents.createdAt), desc(documents.id)];
+  if (query.limit === undefined && query.cursor === undefined) {
+    const items = ctx.db.select().from(documents).where(where).orderBy(...order).all().map(presentDocument);
+    return { items, total: items.length, nextCursor: null };
+  }
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const total = ctx.db.select({ n: sql<number>`count(*)` }).from(documents).where(where).get()?.n ?? 0;
+  const pageWhere = query.cursor ? and(where, afterCursor(query.cursor, inFolder)) : where;
+  const rows = ctx.db.select().from(documents).where(pageWhere).orderBy(...order).limit(limit + 1).all();
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit ? encodeCursor([keyOf(last, inFolder), last.id]) : null;
+  return { items: page.map(presentDocument), total, nextCursor };
+}
