@@ -41,7 +41,7 @@ export default tseslint.config(
       'boundaries/ignore': ['server/db/migrations/**'],
       // Elements are folders; the single files at server/'s root are classified as files.
       'boundaries/elements': [
-        { type: 'kernel', partialMatch: false, pattern: ['server/kernel', 'server/blobs', 'server/db', 'server/http', 'server/events'] },
+        { type: 'kernel', partialMatch: false, pattern: ['server/kernel', 'server/shared', 'server/blobs', 'server/db', 'server/http', 'server/events'] },
         { type: 'sync', partialMatch: false, pattern: ['server/sync', 'server/hosted'] },
         { type: 'module', partialMatch: false, pattern: 'server/*', capture: ['name'] },
       ],
@@ -73,7 +73,15 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // The UI bundles no server code: from server/ it takes types, and the pure rules in server/shared.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)server/(?!shared/)', allowTypeImports: true, message: 'The renderer imports only types from server/ (pure shared code lives in server/shared).' }] },
+      ],
+    },
   },
   {
     // The renderer calls the API only through renderer/src/api (typed from the OpenAPI document): a

@@ -69,7 +69,7 @@ export function startupPackages() {
 
 /** Where the build of the server's current sources is (or goes). */
 function serverBuild() {
-  const sources = fingerprint([...filesUnder(path.join(root, 'server')), ...filesUnder(path.join(root, 'shared')), lockfile, fileURLToPath(import.meta.url)]);
+  const sources = fingerprint([...filesUnder(path.join(root, 'server')), lockfile, fileURLToPath(import.meta.url)]);
   const buildsDir = path.join(root, 'out', 'server');
   const dir = path.join(buildsDir, sources);
   return { sources, buildsDir, dir, entry: path.join(dir, 'cli.mjs') };

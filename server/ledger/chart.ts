@@ -1,4 +1,4 @@
-import { ACC } from '../../shared/ledger/accounts.js';
+import { ACC } from '../shared/ledger/accounts.js';
 import type { AccountType } from './tables.js';
 
 export { ACC };

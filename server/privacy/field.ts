@@ -1,7 +1,7 @@
 // The BN254 scalar field that the circuit and the Poseidon hash work in.
 import { randomBytes } from '@noble/hashes/utils.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
-import { FIELD_SIZE } from '../../shared/privacy/field.js';
+import { FIELD_SIZE } from '../shared/privacy/field.js';
 
 export { FIELD_SIZE };
 

@@ -1,5 +1,6 @@
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import type { IndexerSnapshot } from '../privacy/index.js';
+import type { PaymentPurpose } from '../shared/wallet/payment-booking.js';
 
 /**
  * One row per entity that initialized privacy. The shielded seed (spending + viewing keys) and
@@ -99,7 +100,7 @@ export const ACTIVITY_STATUSES = ['proved', 'submitted', 'confirmed', 'failed'] 
 
 /** The entity's shielded history: what it shielded, sent, received and unshielded. */
 /** What a private payment out paid: a bill, an expense (account code), one of our own businesses, an owner drawing. */
-export type PaymentPurpose = { kind: 'bill'; billNumber: string } | { kind: 'expense'; account: string } | { kind: 'own_business' } | { kind: 'owner_drawing' };
+export type { PaymentPurpose };
 
 export const walletActivity = sqliteTable(
   'wallet_activity',

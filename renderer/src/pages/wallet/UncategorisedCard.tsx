@@ -7,8 +7,8 @@ import { Button, Card, ErrorBanner, SelectInput, TextInput } from '../../ui/comp
 import { useAction } from '../../ui/hooks';
 import { Money } from '../../ui/money';
 import { NO_PURPOSE, PurposeFields, purposeOf, type PurposeChoice } from './PurposeFields';
-import { ACC } from '../../../../shared/ledger/accounts';
-import { bookingOf } from '../../../../shared/wallet/payment-booking';
+import { ACC } from '../../../../server/shared/ledger/accounts';
+import { bookingOf } from '../../../../server/shared/wallet/payment-booking';
 
 type LedgerEvent = Schema<'LedgerEvent'>;
 type ReclassifyResult = ApiData<'/api/ledger/events/batch-reclassify', 'post'>['results'][number];

@@ -1,7 +1,7 @@
 // The checks made before anything is proved: amount, purpose, address, and enough funds (with the
 // relay's fee) — each with a message that says what is wrong.
-import { shieldedAddressProblem } from '../../../../shared/privacy/address';
-import { publicAddressProblem } from '../../../../shared/wallet/address';
+import { shieldedAddressProblem } from '../../../../server/shared/privacy/address';
+import { publicAddressProblem } from '../../../../server/shared/wallet/address';
 import { amountProblem, displayAmount, toBaseUnits, tokenLabel } from './format';
 import { purposeOf, type PurposeChoice } from './PurposeFields';
 import type { TransferMode } from './TransferConfirmation';
