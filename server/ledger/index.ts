@@ -31,3 +31,4 @@ export type { PostEventInput } from './schemas.js';
 export { formatMinor, toMinor, parseCurrency } from './money.js';
 export { listAccounts } from './accounts.js';
 export { searchLedgerEvents } from './search-hits.js';
+export { MAX_CSV_LINES, csvField, exportJournalCsvNow } from './journal-report.js';

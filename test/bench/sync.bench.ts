@@ -21,6 +21,7 @@ import { startTestServer } from '../helpers/server.js';
 import { killHostedProcess, startHostedProcess } from '../helpers/hosted-process.js';
 import { link, Device } from '../hosted/client.js';
 import type { Change } from '../../server/sync/protocol.js';
+import { tickGaps } from './stall.bench.js';
 
 const PUSH_N = Number(process.env.SYNC_BENCH_PUSH ?? 5000);
 const JOIN_N = Number(process.env.SYNC_BENCH_JOIN ?? 100_000);
@@ -159,7 +160,10 @@ async function joinEntity(hosted: Remote, n: number): Promise<number> {
   const code = (await fetch(`${hosted.url}/sync/v1/devices/codes`, { method: 'POST', headers: { authorization: `Bearer ${big.device.token}` } }).then((r) => r.json())) as { code: string };
   const fresh = await startTestServer();
   try {
+    // The device runs on this thread: how long its loop is held at once while the snapshot is applied.
+    const ticks = tickGaps();
     const { value: joined, ms } = await timed('join', () => fresh.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.code, email: big.input.email, password: big.input.password }));
+    console.log(`  the joining device's event loop held at most ${Math.round(ticks.stop())} ms at once`);
     if (joined.status !== 201) throw new Error(`join ${joined.status} ${JSON.stringify(joined.body)}`);
     const got = (fresh.ctx.sqlite.prepare('select count(*) as n from helpdesk_tickets where entity_id = ?').get(bigEntity) as { n: number }).n;
     if (got !== n) throw new Error(`joined with ${got} of ${n} rows`);
