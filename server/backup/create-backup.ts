@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BlobStore } from '../blobs/store.js';
 import type { SecretBox } from '../secrets.js';
+import { integrityCheckInWorker } from '../db/read-pool.js';
 import { VERSION } from '../version.js';
 import { extractEntry, sha256File, writeArchive, type PartSource } from './archive.js';
 import { appliedMigration, entitySummaries, integrityCheck, referencedBlobs, tableCounts } from './inspect.js';
@@ -44,7 +45,7 @@ export interface BackupResult {
 export class BackupError extends Error {}
 
 /** Temporary files of a backup under way carry this mark; left by a crash, the next backup removes them. */
-const TEMP_MARK = '.bureau-tmp-';
+export const TEMP_MARK = '.bureau-tmp-';
 
 /** Temporary files name their process; those of a process that is gone are removed. */
 export function removeStaleTemps(folder: string): void {
@@ -112,7 +113,12 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     // Nothing has run since the copy's last page (its promise resolves in that step's turn).
     opts.onCopied?.();
     let described: ReturnType<typeof describeCopy>;
+    // The server's backups check in its read worker (requests go on meanwhile); the CLI has none to serve.
+    const checkFile = (file: string) => (source.sharedConnection ? integrityCheckInWorker({ sqlite: source.sqlite }, file, () => integrityOfFile(file)) : Promise.resolve(integrityOfFile(file)));
     try {
+      singleFile(dbCopy);
+      const problem = await checkFile(dbCopy);
+      if (problem !== 'ok') throw new BackupError(`The database copy failed its integrity check: ${problem}`);
       described = describeCopy(dbCopy, source, opts);
     } catch (err) {
       throw describeFsError(err, folder);
@@ -126,7 +132,7 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
       throw describeFsError(err, folder);
     }
     try {
-      await verifyBackupFile(opts.file, checkCopy);
+      await verifyBackupFile(opts.file, checkCopy, checkFile);
     } catch (err) {
       // An archive that did not check out never stays under a backup's name.
       removeQuietly(opts.file);
@@ -138,15 +144,31 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
   }
 }
 
+/** One file, no WAL beside it: the archive holds the database as a single part. */
+function singleFile(dbCopy: string): void {
+  const copy = new Database(dbCopy);
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
+function integrityOfFile(file: string): string {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return integrityCheck(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** What the copy holds (its integrity already checked): files, secrets, counts for the manifest. */
 function describeCopy(dbCopy: string, source: BackupSource, opts: BackupOptions): { manifest: Omit<Manifest, 'parts'>; parts: PartSource[] } {
   const copy = new Database(dbCopy);
   let manifest: Omit<Manifest, 'parts'>;
   const parts: PartSource[] = [];
   try {
-    // One file, no WAL beside it: the archive holds the database as a single part.
-    copy.pragma('journal_mode = DELETE');
-    const problem = integrityCheck(copy);
-    if (problem !== 'ok') throw new BackupError(`The database copy failed its integrity check: ${problem}`);
     const blobs = referencedBlobs(copy);
     let bytes = 0;
     for (const sha of blobs) {
@@ -179,18 +201,16 @@ function describeCopy(dbCopy: string, source: BackupSource, opts: BackupOptions)
   return { manifest, parts };
 }
 
-/** Re-reads an archive: every part's hash, then its database's integrity check. */
-export async function verifyBackupFile(file: string, scratch: string): Promise<Manifest> {
+/**
+ * Re-reads an archive: every part's hash, then its database's integrity check (by `check`: the
+ * server's read worker, so that requests go on meanwhile).
+ */
+export async function verifyBackupFile(file: string, scratch: string, check: (file: string) => Promise<string> = async (f) => integrityOfFile(f)): Promise<Manifest> {
   const { manifest, entries } = await openVerifiedArchive(file);
   const dbEntry = entries.get(DB_PART);
   if (!dbEntry) throw new BackupError('The backup has no database');
   await extractEntry(file, dbEntry, scratch);
-  const db = new Database(scratch, { readonly: true });
-  try {
-    const problem = integrityCheck(db);
-    if (problem !== 'ok') throw new BackupError(`The database in the backup failed its integrity check: ${problem}`);
-  } finally {
-    db.close();
-  }
+  const problem = await check(scratch);
+  if (problem !== 'ok') throw new BackupError(`The database in the backup failed its integrity check: ${problem}`);
   return manifest;
 }

@@ -8,8 +8,9 @@ import { nowIso } from '../context.js';
 import { ConflictError } from '../http/errors.js';
 import { VERSION } from '../version.js';
 import { ArchiveError, writeArchive, type PartSource } from './archive.js';
-import { BackupError, describeFsError } from './create-backup.js';
-import { appliedMigration, columnsOf, entitySummaries, entityTables, referencedBlobs } from './inspect.js';
+import { BackupError, TEMP_MARK, describeFsError, removeStaleTemps } from './create-backup.js';
+import { PartFile, openExportSnapshot, writePartFile, type ExportSnapshot } from './export-snapshot.js';
+import { appliedMigration, columnsOf, entityTables, referencedBlobs } from './inspect.js';
 import { FORMAT, FORMAT_VERSION, ROWS_PART, SECRETS_PART, blobPartName, openVerifiedArchive, type Manifest } from './manifest.js';
 import { readableFiles } from './readable.js';
 import { exclusive } from './run-backup.js';
@@ -30,10 +31,20 @@ export interface TableRows {
   rows: unknown[][];
 }
 
+/** The people of the entity (no password: they set one on the importing install). */
+export interface ExportedMember {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  createdAt: string;
+  memberSince: string;
+}
+
+/** The rows part of an export, as an import reads it. */
 export interface EntityRows {
   entity: Record<string, unknown>;
-  /** The people of the entity (no password: they set one on the importing install). */
-  members: { id: string; email: string; name: string; role: string; createdAt: string; memberSince: string }[];
+  members: ExportedMember[];
   tables: Record<string, TableRows>;
 }
 
@@ -55,19 +66,38 @@ export function exportedTables(db: Database.Database): string[] {
   return entityTables(db).filter((t) => !INSTALL_LOCAL_TABLES.has(t) && !DERIVED_TABLES.has(t));
 }
 
-/** Every exported row of the entity, read synchronously: one consistent moment. */
-export function readEntityRows(db: Database.Database, entityId: string): EntityRows {
-  const tables: Record<string, TableRows> = {};
-  for (const t of exportedTables(db)) {
-    const columns = columnsOf(db, t).map((c) => c.name);
-    const rows = db.prepare(`SELECT * FROM "${t}" WHERE entity_id = ? ORDER BY rowid`).raw().safeIntegers(true).all(entityId) as unknown[][];
-    if (rows.length) tables[t] = { columns, rows: rows.map((r) => r.map(encodeValue)) };
-  }
+/**
+ * The rows part: `{ entity, members, tables: { <table>: { columns, rows } } }` as JSON (tables
+ * without rows left out), written a row at a time from the export's snapshot. Returns the
+ * entity's row and each table's count.
+ */
+async function writeEntityRows(snap: ExportSnapshot, entityId: string, out: PartFile): Promise<{ entity: Record<string, unknown>; counts: Record<string, number> }> {
+  const db = snap.db;
   const entity = db.prepare('SELECT * FROM entities WHERE id = ?').get(entityId) as Record<string, unknown>;
   const members = db
     .prepare('SELECT u.id, u.email, u.name, m.role, u.created_at AS createdAt, m.created_at AS memberSince FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.entity_id = ? ORDER BY m.created_at, u.id')
-    .all(entityId) as EntityRows['members'];
-  return { entity, members, tables };
+    .all(entityId) as ExportedMember[];
+  await out.write(`{"entity":${JSON.stringify(entity)},"members":${JSON.stringify(members)},"tables":{`);
+  const counts: Record<string, number> = {};
+  for (const t of exportedTables(db)) {
+    const columns = columnsOf(db, t).map((c) => c.name);
+    // NOT INDEXED: read in rowid order as stored, so rows stream out. Through the entity_id index,
+    // SQLite sorted the whole table by rowid before its first row (a long stall for the journal's lines).
+    const st = db.prepare(`SELECT * FROM "${t}" NOT INDEXED WHERE entity_id = ? ORDER BY rowid`).raw().safeIntegers(true);
+    let n = 0;
+    for (const r of snap.rows(st, [entityId])) {
+      const head = n === 0 ? `${Object.keys(counts).length ? ',' : ''}${JSON.stringify(t)}:{"columns":${JSON.stringify(columns)},"rows":[` : ',';
+      await out.write(head + JSON.stringify(r.map(encodeValue)));
+      n++;
+      await snap.pace();
+    }
+    if (n) {
+      await out.write(']}');
+      counts[t] = n;
+    }
+  }
+  await out.write('}}');
+  return { entity, counts };
 }
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'business';
@@ -81,44 +111,22 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
     const settings = readSettingsRow(ctx);
     const folder = backupFolder(ctx, settings);
     const now = ctx.clock.now();
-    const rows = readEntityRows(ctx.sqlite, entityId);
-    const name = String(rows.entity.name);
+    const name = String((ctx.sqlite.prepare('SELECT name FROM entities WHERE id = ?').get(entityId) as { name: string }).name);
     const file = path.join(folder, `bureau-export-${slug(name)}-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.bureau-export`);
     const id = ctx.ids.next();
     ctx.db.insert(backupRuns).values({ id, kind: 'export', file, startedAt: now.toISOString() }).run();
+    let scratch: string | null = null;
     try {
-      const parts: PartSource[] = [];
-      const addData = (partName: string, data: Buffer) => parts.push({ name: partName, size: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex'), data });
-      addData(ROWS_PART, Buffer.from(JSON.stringify(rows)));
-      const secrets = collectSecrets(ctx.sqlite, ctx.secrets, passphraseLock(settings), { entityId, tables: new Set(Object.keys(rows.tables)) });
-      if (secrets.sealed) addData(SECRETS_PART, Buffer.from(JSON.stringify(secrets.sealed)));
-      let bytes = 0;
-      const blobs = referencedBlobs(ctx.sqlite, entityId).filter((sha) => ctx.blobs.has(sha));
-      for (const sha of blobs) {
-        const size = fs.statSync(ctx.blobs.pathOf(sha)).size;
-        bytes += size;
-        parts.push({ name: blobPartName(sha), size, sha256: sha, file: ctx.blobs.pathOf(sha) });
-      }
-      for (const r of readableFiles(ctx, ctx.sqlite, entityId)) {
-        if (r.data) addData(`readable/${r.name}`, r.data);
-        else if (r.blob && ctx.blobs.has(r.blob)) parts.push({ name: `readable/${r.name}`, size: fs.statSync(ctx.blobs.pathOf(r.blob)).size, sha256: r.blob, file: ctx.blobs.pathOf(r.blob) });
-      }
-      const manifest: Manifest = {
-        format: FORMAT,
-        formatVersion: FORMAT_VERSION,
-        kind: 'entity',
-        appVersion: VERSION,
-        createdAt: now.toISOString(),
-        migration: appliedMigration(ctx.sqlite),
-        entities: entitySummaries(ctx.sqlite, entityId).map((e) => ({ ...e, counts: Object.fromEntries(Object.entries(rows.tables).map(([t, v]) => [t, v.rows.length])) })),
-        tables: Object.fromEntries(Object.entries(rows.tables).map(([t, v]) => [t, v.rows.length])),
-        files: { count: blobs.length, bytes },
-        secrets: { included: secrets.sealed !== null, count: secrets.count, columns: secrets.columns, ...(secrets.reason ? { reason: secrets.reason } : {}) },
-        parts: parts.map(({ name: n, size, sha256 }) => ({ name: n, size, sha256 })),
-      };
-      let size: number;
       try {
         fs.mkdirSync(folder, { recursive: true });
+        removeStaleTemps(folder);
+        scratch = fs.mkdtempSync(path.join(folder, `${TEMP_MARK}${process.pid}-export-`));
+      } catch (err) {
+        throw describeFsError(err, folder);
+      }
+      const { manifest, parts } = await readEntityParts(ctx, entityId, scratch, now);
+      let size: number;
+      try {
         size = await writeArchive(file, manifest, parts);
       } catch (err) {
         throw describeFsError(err, folder);
@@ -130,13 +138,70 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
         fs.rmSync(file, { force: true });
         throw describeFsError(err, folder);
       }
-      ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size, verified: true, secretsIncluded: secrets.sealed !== null }).where(eq(backupRuns.id, id)).run();
+      ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size, verified: true, secretsIncluded: manifest.secrets.included }).where(eq(backupRuns.id, id)).run();
       return { file, size, manifest };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), error: message }).where(eq(backupRuns.id, id)).run();
       if (err instanceof BackupError || err instanceof ArchiveError) throw new ConflictError(`Export failed: ${message}`);
       throw err;
+    } finally {
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     }
   });
+}
+
+/**
+ * Reads the entity at one moment (the export's snapshot) into the archive's parts: the rows and
+ * CSVs written as files in `scratch`, a slice at a time, so the server answers other requests
+ * meanwhile; the secrets; the files it references. Returns them with their manifest.
+ */
+async function readEntityParts(ctx: Context, entityId: string, scratch: string, now: Date): Promise<{ manifest: Manifest; parts: PartSource[] }> {
+  const settings = readSettingsRow(ctx);
+  const folder = backupFolder(ctx, settings);
+  const snap = openExportSnapshot(ctx.sqlite);
+  try {
+    const parts: PartSource[] = [];
+    const addData = (partName: string, data: Buffer) => parts.push({ name: partName, size: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex'), data });
+    let rows: Awaited<ReturnType<typeof writeEntityRows>> | undefined;
+    const rowsPart = await writePartFile(path.join(scratch, 'rows.json'), async (out) => {
+      rows = await writeEntityRows(snap, entityId, out);
+    }).catch((err: unknown) => {
+      throw describeFsError(err, folder);
+    });
+    const { entity, counts } = rows!;
+    parts.push({ name: ROWS_PART, ...rowsPart });
+    const secrets = collectSecrets(snap.db, ctx.secrets, passphraseLock(settings), { entityId, tables: new Set(Object.keys(counts)) });
+    if (secrets.sealed) addData(SECRETS_PART, Buffer.from(JSON.stringify(secrets.sealed)));
+    let bytes = 0;
+    const blobs = referencedBlobs(snap.db, entityId).filter((sha) => ctx.blobs.has(sha));
+    for (const sha of blobs) {
+      const size = fs.statSync(ctx.blobs.pathOf(sha)).size;
+      bytes += size;
+      parts.push({ name: blobPartName(sha), size, sha256: sha, file: ctx.blobs.pathOf(sha) });
+    }
+    const readable = await readableFiles(ctx, snap, entityId, scratch).catch((err: unknown) => {
+      throw describeFsError(err, folder);
+    });
+    for (const r of readable) {
+      if (r.part) parts.push({ name: `readable/${r.name}`, ...r.part });
+      else if (r.blob && ctx.blobs.has(r.blob)) parts.push({ name: `readable/${r.name}`, size: fs.statSync(ctx.blobs.pathOf(r.blob)).size, sha256: r.blob, file: ctx.blobs.pathOf(r.blob) });
+    }
+    const manifest: Manifest = {
+      format: FORMAT,
+      formatVersion: FORMAT_VERSION,
+      kind: 'entity',
+      appVersion: VERSION,
+      createdAt: now.toISOString(),
+      migration: appliedMigration(snap.db),
+      entities: [{ id: String(entity.id), name: String(entity.name), counts }],
+      tables: counts,
+      files: { count: blobs.length, bytes },
+      secrets: { included: secrets.sealed !== null, count: secrets.count, columns: secrets.columns, ...(secrets.reason ? { reason: secrets.reason } : {}) },
+      parts: parts.map(({ name: n, size, sha256 }) => ({ name: n, size, sha256 })),
+    };
+    return { manifest, parts };
+  } finally {
+    snap.close();
+  }
 }

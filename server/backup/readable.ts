@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Context } from '../context.js';
-import { PayloadTooLargeError } from '../http/errors.js';
-import { csvField, exportJournalCsvNow } from '../ledger/index.js';
+import { csvField } from '../ledger/index.js';
+import { writePartFile, type ExportSnapshot } from './export-snapshot.js';
 import { columnsOf } from './inspect.js';
+import { journalCsvs } from './readable-journal.js';
 
 /**
  * The human-readable half of a business export: the data usable without Bureau. A CSV per area
@@ -11,48 +13,37 @@ import { columnsOf } from './inspect.js';
 
 export interface ReadableFile {
   name: string;
-  data?: Buffer;
-  /** A blob to copy (a PDF) rather than bytes in memory. */
+  /** A file written for the export (a CSV), with its size and hash. */
+  part?: { file: string; size: number; sha256: string };
+  /** A blob to copy (a PDF). */
   blob?: string;
 }
+
+/** Where the CSVs are written: a scratch folder of the export, and a file name for each. */
+interface Scratch {
+  dir: string;
+  next: number;
+}
+const scratchFile = (s: Scratch) => path.join(s.dir, `readable-${s.next++}.csv`);
 
 /** Columns left out of the CSVs: search indexes and hashes of secrets are no reading matter. */
 const OMIT = new Set(['search_text', 'token_hash', 'token_sealed', 'entity_id']);
 
-function tableCsv(db: Database.Database, table: string, entityId: string, orderBy: string): Buffer {
-  const cols = columnsOf(db, table)
+/** A table's rows as CSV, written a row at a time (a million messages do not fit in one string). */
+async function tableCsv(snap: ExportSnapshot, scratch: Scratch, name: string, table: string, entityId: string, orderBy: string): Promise<ReadableFile> {
+  const cols = columnsOf(snap.db, table)
     .map((c) => c.name)
     .filter((c) => !OMIT.has(c) && !c.endsWith('_sealed'));
-  const rows = db
-    .prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${table}" WHERE entity_id = ? ORDER BY ${orderBy}`)
-    .raw()
-    .all(entityId) as unknown[][];
-  const lines = [cols.join(','), ...rows.map((r) => r.map((v) => csvField(v === null || v === undefined ? null : String(v))).join(','))];
-  return Buffer.from(`${lines.join('\r\n')}\r\n`);
-}
-
-/**
- * The journal as the ledger exports it. One too long for a single export is split into periods
- * (halving the time range until each fits), numbered in time order.
- */
-function journalCsvs(ctx: Context, entityId: string): ReadableFile[] {
-  const range = ctx.sqlite.prepare('SELECT min(effective_at) AS lo, max(effective_at) AS hi FROM ledger_entries WHERE entity_id = ?').get(entityId) as { lo: string | null; hi: string | null };
-  if (!range.lo || !range.hi) return [{ name: 'ledger/journal.csv', data: Buffer.from(exportJournalCsvNow(ctx, entityId, {})) }];
-  const parts: string[] = [];
-  const exportRange = (from: number, to: number): void => {
-    try {
-      parts.push(exportJournalCsvNow(ctx, entityId, { from: new Date(from).toISOString(), to: new Date(to).toISOString() }));
-    } catch (err) {
-      // A single millisecond holding more lines than an export allows cannot be split further.
-      if (!(err instanceof PayloadTooLargeError) || to - from < 1) throw err;
-      const mid = Math.floor((from + to) / 2);
-      exportRange(from, mid);
-      exportRange(mid + 1, to);
+  const st = snap.db.prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${table}" WHERE entity_id = ? ORDER BY ${orderBy}`).raw();
+  const part = await writePartFile(scratchFile(scratch), async (out) => {
+    await out.write(cols.join(','));
+    for (const r of snap.rows(st, [entityId])) {
+      await out.write(`\r\n${r.map((v) => csvField(v === null || v === undefined ? null : String(v))).join(',')}`);
+      await snap.pace();
     }
-  };
-  exportRange(Date.parse(range.lo), Date.parse(range.hi));
-  if (parts.length === 1) return [{ name: 'ledger/journal.csv', data: Buffer.from(parts[0]!) }];
-  return parts.map((csv, i) => ({ name: `ledger/journal-part-${String(i + 1).padStart(3, '0')}.csv`, data: Buffer.from(csv) }));
+    await out.write('\r\n');
+  });
+  return { name, part };
 }
 
 /** A file or folder name safe on every OS, short enough for tar's path fields. */
@@ -96,15 +87,17 @@ function pdfFiles(db: Database.Database, entityId: string): ReadableFile[] {
   });
 }
 
-export function readableFiles(ctx: Context, db: Database.Database, entityId: string): ReadableFile[] {
-  return [
-    { name: 'helpdesk/tickets.csv', data: tableCsv(db, 'helpdesk_tickets', entityId, 'created_at, id') },
-    { name: 'helpdesk/messages.csv', data: tableCsv(db, 'helpdesk_messages', entityId, 'ticket_id, created_at, id') },
-    ...journalCsvs(ctx, entityId),
-    { name: 'ledger/events.csv', data: tableCsv(db, 'ledger_events', entityId, 'created_at, id') },
-    { name: 'signatures/signature-requests.csv', data: tableCsv(db, 'signature_requests', entityId, 'created_at, id') },
-    { name: 'signatures/signers.csv', data: tableCsv(db, 'signers', entityId, 'request_id, "order", id') },
-    { name: 'signatures/audit.csv', data: tableCsv(db, 'signature_audit', entityId, 'request_id, seq') },
-    ...pdfFiles(db, entityId),
-  ];
+/** The readable files of the export: CSVs written into `dir` (a scratch folder), PDFs as their blobs. */
+export async function readableFiles(ctx: Context, snap: ExportSnapshot, entityId: string, dir: string): Promise<ReadableFile[]> {
+  const scratch: Scratch = { dir, next: 1 };
+  const out: ReadableFile[] = [];
+  out.push(await tableCsv(snap, scratch, 'helpdesk/tickets.csv', 'helpdesk_tickets', entityId, 'created_at, id'));
+  out.push(await tableCsv(snap, scratch, 'helpdesk/messages.csv', 'helpdesk_messages', entityId, 'ticket_id, created_at, id'));
+  out.push(...(await journalCsvs(ctx, snap, entityId, () => scratchFile(scratch))));
+  out.push(await tableCsv(snap, scratch, 'ledger/events.csv', 'ledger_events', entityId, 'created_at, id'));
+  out.push(await tableCsv(snap, scratch, 'signatures/signature-requests.csv', 'signature_requests', entityId, 'created_at, id'));
+  out.push(await tableCsv(snap, scratch, 'signatures/signers.csv', 'signers', entityId, 'request_id, "order", id'));
+  out.push(await tableCsv(snap, scratch, 'signatures/audit.csv', 'signature_audit', entityId, 'request_id, seq'));
+  out.push(...pdfFiles(snap.db, entityId));
+  return out;
 }

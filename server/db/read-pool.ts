@@ -28,6 +28,11 @@ export interface ReadBatch {
   safeIntegers?: boolean;
 }
 
+/** `PRAGMA integrity_check` of another database file (a backup's copy), opened read-only by the worker. */
+export interface IntegrityCheck {
+  integrityOf: string;
+}
+
 export interface ReadPoolOptions {
   /** The database file (read-only connections to it). */
   file: string;
@@ -47,7 +52,7 @@ type Reply = { id: number; rows: unknown[]; done: boolean } | { id: number; erro
 
 interface Job {
   id: number;
-  query: ReadQuery | ReadBatch;
+  query: ReadQuery | ReadBatch | IntegrityCheck;
   onRows: (rows: unknown[]) => void;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -88,7 +93,7 @@ export class ReadPool {
   }
 
   /** Runs the query in a worker; `onRows` gets its rows a chunk at a time, in order (a batch: every step's rows at once). */
-  read(query: ReadQuery | ReadBatch, onRows: (rows: unknown[]) => void): Promise<void> {
+  read(query: ReadQuery | ReadBatch | IntegrityCheck, onRows: (rows: unknown[]) => void): Promise<void> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError('The server is stopping'));
     const free = this.slots.find((s) => !s.job);
     if (!free && this.waiting.length >= this.maxWaiting) {
@@ -120,7 +125,8 @@ export class ReadPool {
     slot.job = job;
     const worker = slot.worker ?? this.spawn(slot);
     const q = job.query;
-    if ('steps' in q) worker.postMessage({ type: 'batch', id: job.id, steps: q.steps, safeIntegers: q.safeIntegers ?? false });
+    if ('integrityOf' in q) worker.postMessage({ type: 'integrity', id: job.id, file: q.integrityOf });
+    else if ('steps' in q) worker.postMessage({ type: 'batch', id: job.id, steps: q.steps, safeIntegers: q.safeIntegers ?? false });
     else worker.postMessage({ type: 'run', id: job.id, sql: q.sql, params: q.params, raw: q.raw ?? false, chunkRows: this.chunkRows });
   }
 
@@ -230,6 +236,21 @@ export async function readBatchInWorker(ctx: { sqlite: Database.Database }, batc
     results = rows as unknown[][];
   });
   return results;
+}
+
+/**
+ * SQLite's integrity check of the database file `file` (a backup's copy, not this connection's),
+ * read by the pool's worker: seconds on a large database, during which requests go on. Its
+ * problems joined by '; ', or 'ok'.
+ */
+export async function integrityCheckInWorker(ctx: { sqlite: Database.Database }, file: string, here: () => string): Promise<string> {
+  const pool = readPool(ctx);
+  if (!pool) return here();
+  let result = '';
+  await pool.read({ integrityOf: file }, (rows) => {
+    result = (rows as string[]).join('; ');
+  });
+  return result;
 }
 
 /** Uses `pool` for this connection from now on (tests: a failing worker, a small queue); returns the one it replaces. */

@@ -77,8 +77,25 @@ function runBatch(msg) {
   parentPort.postMessage({ id: msg.id, rows: results, done: true });
 }
 
+/** SQLite's integrity check of another file (a backup's copy), on a read-only connection opened for it. */
+function checkIntegrity(msg) {
+  const other = new Database(msg.file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = other.prepare('PRAGMA integrity_check').pluck().all();
+    parentPort.postMessage({ id: msg.id, rows, done: true });
+  } finally {
+    other.close();
+  }
+}
+
 parentPort.on('message', (msg) => {
-  if (msg.type === 'batch') {
+  if (msg.type === 'integrity') {
+    try {
+      checkIntegrity(msg);
+    } catch (err) {
+      fail(msg.id, err);
+    }
+  } else if (msg.type === 'batch') {
     try {
       runBatch(msg);
     } catch (err) {

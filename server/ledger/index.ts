@@ -35,4 +35,4 @@ export { ACC } from './chart.js';
 export { accountIdOf, eventIdOf } from './ids.js';
 export { netDebitOf } from './balances.js';
 export { reverseEvent } from './reverse-event.js';
-export { csvField, exportJournalCsvNow } from './journal-report.js';
+export { MAX_CSV_LINES, csvField, exportJournalCsvNow } from './journal-report.js';

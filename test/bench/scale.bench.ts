@@ -63,7 +63,7 @@ const ev = (i) => {
 })();
 `;
 
-function load(url: string, key: string, entityId: string): Promise<{ ms: number; failures: number }> {
+export function load(url: string, key: string, entityId: string): Promise<{ ms: number; failures: number }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOADER, { eval: true, workerData: { url, key, entityId, total: EVENTS, batchSize: BATCH, start: START, days: DAYS } });
     worker.once('message', (m: { ms: number; failures: number }) => {
@@ -88,7 +88,7 @@ const WORDS = ['printer', 'invoice', 'refund', 'login', 'password', 'delivery', 
  * than the journal): the search index's triggers run for every row as they do for the API's.
  * Skipped when the entity has tickets already (a kept data dir). Returns the time taken, or 0.
  */
-function loadTickets(sqlite: Database.Database, entityId: string): number {
+export function loadTickets(sqlite: Database.Database, entityId: string): number {
   if (TICKETS === 0 || sqlite.prepare('select 1 from helpdesk_tickets where entity_id = ? limit 1').get(entityId)) return 0;
   const started = performance.now();
   const ticket = sqlite.prepare(
@@ -115,7 +115,7 @@ function loadTickets(sqlite: Database.Database, entityId: string): number {
  * rows are inserted as the upload and the text worker insert them (documents, document_texts), so
  * the index's triggers do what they do for real uploads. Skipped when the entity has documents.
  */
-function loadDocuments(sqlite: Database.Database, entityId: string): number {
+export function loadDocuments(sqlite: Database.Database, entityId: string): number {
   if (DOCUMENTS === 0 || sqlite.prepare('select 1 from documents where entity_id = ? limit 1').get(entityId)) return 0;
   const started = performance.now();
   const doc = sqlite.prepare(

@@ -7,7 +7,8 @@
 //
 // Push, pull and capture run against a hosted instance in this process (compared with plain SQL
 // on its database); initial sync and propagation against one in a child process, as devices meet
-// it. SYNC_BENCH_ONLY=push,pull,capture,join,propagation picks phases; SYNC_BENCH_PROFILE=<dir>
+// it. SYNC_BENCH_ONLY=push,pull,capture,join,propagation,snapshot picks phases (snapshot: the
+// hosted instance's event-loop hold while it builds one, not run by default); SYNC_BENCH_PROFILE=<dir>
 // writes a CPU profile of each measured phase of this process there.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { startTestServer } from '../helpers/server.js';
 import { killHostedProcess, startHostedProcess } from '../helpers/hosted-process.js';
 import { link, Device } from '../hosted/client.js';
 import type { Change } from '../../server/sync/protocol.js';
+import { tickGaps } from './stall.bench.js';
 
 const PUSH_N = Number(process.env.SYNC_BENCH_PUSH ?? 5000);
 const JOIN_N = Number(process.env.SYNC_BENCH_JOIN ?? 100_000);
@@ -159,7 +161,10 @@ async function joinEntity(hosted: Remote, n: number): Promise<number> {
   const code = (await fetch(`${hosted.url}/sync/v1/devices/codes`, { method: 'POST', headers: { authorization: `Bearer ${big.device.token}` } }).then((r) => r.json())) as { code: string };
   const fresh = await startTestServer();
   try {
+    // The device runs on this thread: how long its loop is held at once while the snapshot is applied.
+    const ticks = tickGaps();
     const { value: joined, ms } = await timed('join', () => fresh.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.code, email: big.input.email, password: big.input.password }));
+    console.log(`  the joining device's event loop held at most ${Math.round(ticks.stop())} ms at once`);
     if (joined.status !== 201) throw new Error(`join ${joined.status} ${JSON.stringify(joined.body)}`);
     const got = (fresh.ctx.sqlite.prepare('select count(*) as n from helpdesk_tickets where entity_id = ?').get(bigEntity) as { n: number }).n;
     if (got !== n) throw new Error(`joined with ${got} of ${n} rows`);
@@ -219,12 +224,27 @@ async function benchPropagation(hosted: Remote) {
   }
 }
 
+/** The hosted instance builds a snapshot of `n` rows (in this process): how long its event loop is held at once. */
+async function benchSnapshotBuild(hosted: RunningHosted, n: number) {
+  const { device } = await link(hosted.url);
+  const entityId = device.enrolment.entity.id;
+  await pushAll(device, Array.from({ length: n }, (_, i) => ticketChange(device, entityId, i)));
+  const ticks = tickGaps();
+  const start = performance.now();
+  const res = await fetch(`${hosted.url}/sync/v1/snapshot`, { headers: { authorization: `Bearer ${device.token}` } });
+  const body = await res.text();
+  const ms = performance.now() - start;
+  const held = ticks.stop();
+  console.log(`hosted snapshot of ${n.toLocaleString('en')} rows built and sent in ${Math.round(ms)} ms (${res.status}, ${(body.length / 1e6).toFixed(1)} MB); the hosted event loop held at most ${Math.round(held)} ms at once`);
+}
+
 export default async function syncBench() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-sync-bench-'));
   const hosted = await startHosted({ port: 0, dataDir: dir, logLevel: 'silent' });
   try {
     if (ONLY.has('push') || ONLY.has('pull')) await benchPushPull(hosted);
     if (ONLY.has('capture')) await benchCapture(hosted);
+    if (ONLY.has('snapshot')) await benchSnapshotBuild(hosted, JOIN_N);
   } finally {
     await hosted.close();
   }
