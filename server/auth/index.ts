@@ -4,3 +4,4 @@ export { roleAllows, type Role } from './permissions.js';
 export type { Auth } from './authenticate.js';
 export { roleOf } from './entities.js';
 export type { Permission, Scope } from './permissions.js';
+export { entities, memberships, users } from './tables.js';

@@ -15,10 +15,7 @@ import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
-import { reactToChanges } from './signing-mail.js';
-import { queueWebhookJobs } from './webhook-jobs.js';
 import { changeProblem } from './validate-change.js';
-import { numberTickets } from './ticket-numbers.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
@@ -119,10 +116,7 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
       from jsonb_to_recordset(${JSON.stringify(upserts)}::jsonb) as x(entity_id uuid, table_name text, row_id text, data jsonb, stamps jsonb, is_fact boolean, seq bigint)
       on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
     await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
-    await reactToChanges(tx, h, auth.entityId, accepted);
-    // The hosted instance's own changes (the final numbers among them) number nothing again.
-    if (auth.deviceId !== HOSTED_DEVICE_ID) await numberTickets(tx, h, auth.entityId, accepted);
-    if (await queueWebhookJobs(tx, h, auth.entityId, auth.deviceId, accepted)) h.webhooks?.wake();
+    for (const react of h.reactions) await react(h, tx, auth.entityId, auth.deviceId, accepted);
   }
   return out;
 }

@@ -10,7 +10,8 @@ import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundErr
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
 import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, type ConfirmationSent, type Enrolment, type HostedInfo } from './protocol.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
-import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
+import { enqueueSnapshot, runCycle } from './engine.js';
+import { deviceToken, engineOf, linkOf, refreshLinked } from './engine-state.js';
 import { waitingChanges } from './waiting.js';
 import { z } from 'zod';
 
