@@ -1,7 +1,7 @@
 // Entities, members and their devices on the hosted instance: link, add-device codes, join,
 // device tokens, revoke.
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { randomToken, sha256Hex } from '../auth/index.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { REMOVED_MEMBER_MESSAGE } from '../sync/protocol.js';
 import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';

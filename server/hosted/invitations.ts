@@ -2,8 +2,8 @@
 // code only as its hash), mailed to the person with a link to this instance's join page, listed
 // with their state (sent, accepted, expired, revoked), resent (a new code) or revoked.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
-import { sha256Hex } from '../auth/passwords.js';
-import { html as mailHtml, text as mailText } from '../documents/notify.js';
+import { sha256Hex } from '../auth/index.js';
+import { mailHtml, mailText } from '../documents/index.js';
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '../http/errors.js';
 import type { HostedRole } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';

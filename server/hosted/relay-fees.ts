@@ -2,7 +2,7 @@
 // the bundle's fee to the relayer's account in the same transaction that spends its gas, so a fee
 // at least the UserOperation's maximum cost (gas limits × max fee per gas) leaves the relayer no
 // poorer; quotes add a margin for the gas price moving before the bundle arrives.
-import type { ChainConfig } from '../wallet/chains.js';
+import type { ChainConfig } from '../wallet/index.js';
 import { BadGatewayError, ConflictError } from '../http/errors.js';
 
 /** Quotes charge the gas at this many percent of the current price. */

@@ -7,7 +7,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { NotFoundError } from '../http/errors.js';
-import type { ChainConfig } from '../wallet/chains.js';
+import type { ChainConfig } from '../wallet/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { relayJobs } from './schema.js';

@@ -8,9 +8,7 @@
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { BadRequestError, ConflictError } from '../http/errors.js';
-import { relayBody } from '../wallet/schemas.js';
-import { assertRelayable } from '../wallet/errors.js';
-import type { ChainConfig } from '../wallet/chains.js';
+import { relayBody, assertRelayable, type ChainConfig } from '../wallet/index.js';
 import type { HostedContext } from './context.js';
 import { requireRelayChain, type HostedRelay } from './relay-config.js';
 import { checkQuote } from './relay-quote.js';

@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import type { SmartAccount } from 'viem/account-abstraction';
-import type { ChainConfig } from '../wallet/chains.js';
-import { cachedPromise } from '../wallet/promise-cache.js';
+import { type ChainConfig, cachedPromise } from '../wallet/index.js';
 
 export interface HostedRelayer {
   /** The EOA that owns the smart accounts and signs quotes. */

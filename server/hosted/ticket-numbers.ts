@@ -4,7 +4,7 @@
 // entity's counter — under the entity's lock, so two devices' tickets never get the same number.
 import { eq, sql } from 'drizzle-orm';
 import type { Change } from '../sync/protocol.js';
-import { derivePrefix, sequenceOf, TICKET_PREFIX } from '../helpdesk/ticket-prefix.js';
+import { derivePrefix, sequenceOf, TICKET_PREFIX } from '../helpdesk/index.js';
 import type { HostedContext } from './context.js';
 import { appendHostedChanges, mirroredRow, type HostedChange } from './mirror.js';
 import { entities, ticketCounters } from './schema.js';

@@ -3,8 +3,7 @@
 // never without its jobs and a repeated push queues nothing twice (the job id is the delivery's).
 import { and, eq, sql } from 'drizzle-orm';
 import { HOSTED_DEVICE_ID, type Change } from '../sync/protocol.js';
-import { CATCH_UP_MS, deliveryIdOf, isOlder, matches, webhookPayload } from '../webhooks/enqueue.js';
-import { HOSTED_DELIVERER } from '../webhooks/deliverer.js';
+import { CATCH_UP_MS, deliveryIdOf, isOlder, matches, webhookPayload, HOSTED_DELIVERER } from '../webhooks/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { mirroredRow, notDeleted, type RowData } from './mirror.js';

@@ -1,6 +1,6 @@
 // The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
 // linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
-import { applyPeople, PEOPLE_TABLE, personIdOf } from '../auth/people.js';
+import { applyPeople, PEOPLE_TABLE, personIdOf } from '../auth/index.js';
 import { leaveRemovedEntity } from './leave.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

@@ -60,3 +60,7 @@ export const walletModule: Module = {
 };
 
 export { closeProver };
+export { checkChainsFile, DEFAULT_CHAIN, loadChains, NOT_CONFIGURED, type ChainConfig } from './chains.js';
+export { relayBody, relayQuoteProof } from './schemas.js';
+export { assertRelayable } from './errors.js';
+export { cachedPromise } from './promise-cache.js';
