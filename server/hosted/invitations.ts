@@ -72,13 +72,13 @@ export async function createInvitation(h: HostedContext, auth: DeviceAuth, input
       .update(invitations)
       .set({ revokedAt: now })
       .where(and(eq(invitations.entityId, auth.entityId), eq(invitations.email, input.email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
-    await writeMemberRows(tx, h, auth.entityId);
+    await writeMemberRows(h, tx, auth.entityId);
     const name = input.name ?? invitee.name ?? input.email.split('@')[0];
     const [created] = await tx
       .insert(invitations)
       .values({ id: h.ids.next(), codeHash: sha256Hex(code), entityId: auth.entityId, email: input.email, name, role: input.role, accountId: invitee.id, createdBy: auth.accountId, createdAt: now, expiresAt })
       .returning();
-    await writePeople(tx, h, auth.entityId, [{ accountId: invitee.id, email: input.email, name, role: input.role, state: 'invited', invitedAt: now, joinedAt: null }]);
+    await writePeople(h, tx, auth.entityId, [{ accountId: invitee.id, email: input.email, name, role: input.role, state: 'invited', invitedAt: now, joinedAt: null }]);
     return { changes: [], result: created };
   });
   return answer(h, row, shown, base);
@@ -151,7 +151,7 @@ export async function revokeInvitation(h: HostedContext, auth: DeviceAuth, id: s
     if (!current.revokedAt) {
       const [updated] = await tx.update(invitations).set({ revokedAt: serverTime(h) }).where(eq(invitations.id, id)).returning();
       const [member] = current.accountId ? await tx.select().from(members).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, current.accountId))) : [];
-      if (current.accountId && !member) await forgetPerson(tx, h, auth.entityId, current.accountId);
+      if (current.accountId && !member) await forgetPerson(h, tx, auth.entityId, current.accountId);
       return { changes: [], result: invitationView(h, updated) };
     }
     return { changes: [], result: invitationView(h, current) };

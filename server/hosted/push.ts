@@ -37,7 +37,7 @@ export function stampsPerColumn(data: Record<string, unknown>, stamps: RowStamps
 export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Change[]): Promise<PushResponse> {
   if (auth.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
   refuseUnusable(h, batch);
-  const results = await h.store.db.transaction((tx) => appendChanges(tx, h, auth, batch));
+  const results = await h.store.db.transaction((tx) => appendChanges(h, tx, auth, batch));
   return { serverTime: serverTime(h), results };
 }
 
@@ -45,7 +45,7 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
  * Appends a batch to the entity's log inside `tx`: a device's push, or the hosted instance's own
  * writes (a signer signing on its public pages). Locks the entity's row first (see above).
  */
-export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
+export async function appendChanges(h: HostedContext, tx: HostedTx, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
   const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
   invariant(entity, 'a device belongs to an existing entity');
   // Checked first: a value the store cannot hold must not reach even the lookups below.

@@ -11,9 +11,9 @@ export const appendReactions: readonly AppendReaction[] = [
   (h, tx, entityId, _deviceId, accepted) => reactToChanges(tx, h, entityId, accepted),
   // The hosted instance's own changes (the final numbers among them) number nothing again.
   async (h, tx, entityId, deviceId, accepted) => {
-    if (deviceId !== HOSTED_DEVICE_ID) await numberTickets(tx, h, entityId, accepted);
+    if (deviceId !== HOSTED_DEVICE_ID) await numberTickets(h, tx, entityId, accepted);
   },
   async (h, tx, entityId, deviceId, accepted) => {
-    if (await queueWebhookJobs(tx, h, entityId, deviceId, accepted)) h.webhooks?.wake();
+    if (await queueWebhookJobs(h, tx, entityId, deviceId, accepted)) h.webhooks?.wake();
   },
 ];

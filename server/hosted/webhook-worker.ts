@@ -115,7 +115,7 @@ async function setJob(h: HostedContext, job: Job, set: Partial<Job>): Promise<vo
 async function attemptJob(h: HostedContext, job: Job, allowLocal: boolean): Promise<void> {
   const found = await h.store.db.transaction(async (tx) => {
     const sub = await mirroredRow(tx, job.entityId, 'webhook_subscriptions', job.subscriptionId);
-    const secret = sub && typeof sub.secret_version === 'string' ? await hostedSecretOf(tx, h, job.entityId, job.subscriptionId, sub.secret_version) : null;
+    const secret = sub && typeof sub.secret_version === 'string' ? await hostedSecretOf(h, tx, job.entityId, job.subscriptionId, sub.secret_version) : null;
     return { sub, secret };
   });
   const { sub, secret } = found;
