@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Context } from './context.js';
 import { modules } from './modules.js';
-import { authenticate } from './auth/authenticate.js';
+import { authenticate } from './auth/index.js';
 import { errorHandler, NotFoundError } from './http/errors.js';
 import { hostGuard, originGuard, securityHeaders } from './http/guards.js';
 import { noStore } from './http/cache.js';

@@ -1,4 +1,4 @@
-import { checkChainsFile } from './wallet/chains.js';
+import { checkChainsFile } from './wallet/index.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
@@ -11,7 +11,7 @@ import { closeReadPool } from './db/read-pool.js';
 import { createTimeOrderedIds } from './db/ids.js';
 import { createUnitOfWork } from './db/write.js';
 import { createFileSecretBox, type SecretBox } from './secrets.js';
-import { createBlobStore } from './blobs/store.js';
+import { createBlobStore } from './blobs/index.js';
 import { appPayloadCheck, createEventBus } from './events/bus.js';
 import { createLoops } from './loops.js';
 import { createRequestListener } from './app.js';

@@ -7,6 +7,11 @@ export type { Auth } from '../kernel/access.js';
 export { entityNameOf, getEntity, roleOf } from './entities.js';
 export { listMembers, memberAddressesOf } from './members.js';
 export type { Permission, Scope } from '../kernel/permissions.js';
-/** The entities table, for other modules' foreign keys (their rows go with the entity). */
-export { entities } from './tables.js';
+/** The entities table for other modules' foreign keys; memberships and users for sync's people rows. */
+export { entities, memberships, users } from './tables.js';
 export { randomToken, sha256Hex } from './passwords.js';
+export { applyPeople, PEOPLE_TABLE, personIdOf } from './people.js';
+export { authenticate } from './authenticate.js';
+export { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+export { publicUser, startSession } from './accounts.js';
+export { emailSchema, passwordSchema, userSchema } from './schemas.js';

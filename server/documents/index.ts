@@ -47,3 +47,5 @@ export const documentsModule: Module = {
 };
 export { documentsInFolders } from './placement.js';
 export { searchDocuments } from './search-hits.js';
+export { html as mailHtml, text as mailText } from './notify.js';
+export { UNKNOWN_LINK_RATE } from './sign-routes.js';

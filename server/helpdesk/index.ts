@@ -32,3 +32,4 @@ export const helpdeskModule: Module = {
   stop: (ctx) => stopMailIn(ctx),
 };
 export { searchTickets } from './search-hits.js';
+export { derivePrefix, sequenceOf, TICKET_PREFIX } from './ticket-prefix.js';

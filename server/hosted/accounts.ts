@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { hashPassword, verifyPassword, burnPasswordCheck } from '../auth/passwords.js';
+import { hashPassword, verifyPassword, burnPasswordCheck } from '../auth/index.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';

@@ -2,7 +2,7 @@
 // bytes as rows of at most 1 MiB, written and read one at a time as they stream.
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
-import { BlobHasher } from '../blobs/hasher.js';
+import { BlobHasher } from '../blobs/index.js';
 import type { HostedDb, HostedTx } from './store.js';
 import { blobChunks } from './schema.js';
 

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { and, asc, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { BadRequestError } from '../http/errors.js';
-import { createBlobStore, type BlobStore } from '../blobs/store.js';
+import { createBlobStore, type BlobStore } from '../blobs/index.js';
 import { chunksOf, dropChunks } from './blob-chunks.js';
 import type { HostedDb } from './store.js';
 import { blobs } from './schema.js';

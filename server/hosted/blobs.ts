@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
-import { BlobHasher } from '../blobs/hasher.js';
+import { BlobHasher } from '../blobs/index.js';
 import { NotFoundError } from '../http/errors.js';
 import { MAX_BLOB_BYTES } from '../sync/protocol.js';
 import { dropChunks, readChunks, writeChunks } from './blob-chunks.js';

@@ -7,6 +7,14 @@ import type { HostedMailer } from './signing-mail.js';
 import type { SignupMode } from './signups.js';
 import type { SecretBox } from '../secrets.js';
 import type { HostedWebhooks } from './webhook-worker.js';
+import type { HostedTx } from './store.js';
+import type { Change } from '../sync/protocol.js';
+
+/**
+ * What the instance does inside an append's transaction with the changes just accepted (see
+ * reactions.ts). Handed in through the context: the reactions append changes of their own.
+ */
+export type AppendReaction = (h: HostedContext, tx: HostedTx, entityId: string, deviceId: string, accepted: Change[]) => Promise<void>;
 
 /** The hosted instance's dependency bag. */
 export interface HostedContext {
@@ -26,6 +34,8 @@ export interface HostedContext {
   mail?: HostedMailer;
   /** Seals secrets at rest (webhook signing secrets): one key shared by every process of the instance. */
   secrets: SecretBox;
+  /** Run by every append to an entity's log, in its transaction, in order (reactions.ts). */
+  reactions: readonly AppendReaction[];
   /** Delivers the webhooks of subscriptions whose deliverer is this instance. */
   webhooks?: HostedWebhooks;
   /** Who may open an account (`--signups`; default `open`). */

@@ -1,7 +1,7 @@
 // Entities, members and their devices on the hosted instance: link, add-device codes, join,
 // device tokens, revoke.
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { randomToken, sha256Hex } from '../auth/index.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.js';
 import { REMOVED_MEMBER_MESSAGE } from '../sync/protocol.js';
 import type { DeviceInfo, Enrolment, HostedRole } from '../sync/protocol.js';
@@ -112,9 +112,9 @@ async function acceptInvitation(h: HostedContext, invitation: typeof invitations
     const [member] = await tx.select().from(members).where(and(eq(members.entityId, invitation.entityId), eq(members.accountId, account.id)));
     const [entity] = await tx.select().from(entities).where(eq(entities.id, invitation.entityId));
     // An account that existed under another id than the one invited (made in between): the invited row goes.
-    if (invitation.accountId && invitation.accountId !== account.id) await forgetPerson(tx, h, entity.id, invitation.accountId);
-    await writeMemberRows(tx, h, entity.id);
-    await writePeople(tx, h, entity.id, [await memberPerson(tx, entity.id, account.id, { invitedAt: invitation.createdAt ? new Date(invitation.createdAt).toISOString() : null, joinedAt: now })]);
+    if (invitation.accountId && invitation.accountId !== account.id) await forgetPerson(h, tx, entity.id, invitation.accountId);
+    await writeMemberRows(h, tx, entity.id);
+    await writePeople(h, tx, entity.id, [await memberPerson(tx, entity.id, account.id, { invitedAt: invitation.createdAt ? new Date(invitation.createdAt).toISOString() : null, joinedAt: now })]);
     return enrolDevice(h, tx, { entityId: entity.id, entityName: entity.name, accountId: account.id, accountName: account.name, role: member.role, deviceName: input.deviceName });
   });
   await h.feed.changed(enrolled.entity.id).catch((err: unknown) => h.log.warn({ err }, 'change feed'));

@@ -2,8 +2,8 @@
 // code only as its hash), mailed to the person with a link to this instance's join page, listed
 // with their state (sent, accepted, expired, revoked), resent (a new code) or revoked.
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
-import { sha256Hex } from '../auth/passwords.js';
-import { html as mailHtml, text as mailText } from '../documents/notify.js';
+import { sha256Hex } from '../auth/index.js';
+import { mailHtml, mailText } from '../documents/index.js';
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '../http/errors.js';
 import type { HostedRole } from '../sync/protocol.js';
 import type { HostedContext } from './context.js';
@@ -72,13 +72,13 @@ export async function createInvitation(h: HostedContext, auth: DeviceAuth, input
       .update(invitations)
       .set({ revokedAt: now })
       .where(and(eq(invitations.entityId, auth.entityId), eq(invitations.email, input.email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
-    await writeMemberRows(tx, h, auth.entityId);
+    await writeMemberRows(h, tx, auth.entityId);
     const name = input.name ?? invitee.name ?? input.email.split('@')[0];
     const [created] = await tx
       .insert(invitations)
       .values({ id: h.ids.next(), codeHash: sha256Hex(code), entityId: auth.entityId, email: input.email, name, role: input.role, accountId: invitee.id, createdBy: auth.accountId, createdAt: now, expiresAt })
       .returning();
-    await writePeople(tx, h, auth.entityId, [{ accountId: invitee.id, email: input.email, name, role: input.role, state: 'invited', invitedAt: now, joinedAt: null }]);
+    await writePeople(h, tx, auth.entityId, [{ accountId: invitee.id, email: input.email, name, role: input.role, state: 'invited', invitedAt: now, joinedAt: null }]);
     return { changes: [], result: created };
   });
   return answer(h, row, shown, base);
@@ -151,7 +151,7 @@ export async function revokeInvitation(h: HostedContext, auth: DeviceAuth, id: s
     if (!current.revokedAt) {
       const [updated] = await tx.update(invitations).set({ revokedAt: serverTime(h) }).where(eq(invitations.id, id)).returning();
       const [member] = current.accountId ? await tx.select().from(members).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, current.accountId))) : [];
-      if (current.accountId && !member) await forgetPerson(tx, h, auth.entityId, current.accountId);
+      if (current.accountId && !member) await forgetPerson(h, tx, auth.entityId, current.accountId);
       return { changes: [], result: invitationView(h, updated) };
     }
     return { changes: [], result: invitationView(h, current) };

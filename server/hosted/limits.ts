@@ -3,7 +3,7 @@
 // them (500-change pushes and 1,000-change pulls, 20 a second) while a runaway or hostile client
 // is stopped; over a limit answers 429 with Retry-After, which the device's backoff honours.
 import type { RateLimitRule } from '../http/rate-limit.js';
-import { UNKNOWN_LINK_RATE } from '../documents/sign-routes.js';
+import { UNKNOWN_LINK_RATE } from '../documents/index.js';
 
 export interface HostedLimits {
   push: RateLimitRule;

@@ -10,6 +10,7 @@ import { startChangeFeed } from './feed.js';
 import { openHostedRelay, type HostedRelayOptions } from './relay-config.js';
 import { startHostedMailer } from './signing-mail.js';
 import { startHostedWebhooks } from './webhook-worker.js';
+import { appendReactions } from './reactions.js';
 import { createFileSecretBox, createKeySecretBox, type SecretBox } from '../secrets.js';
 import { DEFAULT_LIMITS, type HostedLimits } from './limits.js';
 import { PROTOCOL_VERSION } from '../sync/protocol.js';
@@ -97,6 +98,7 @@ export async function startHosted(opts: HostedOptions): Promise<RunningHosted> {
     relay,
     signups: opts.signups ?? 'open',
     secrets: hostedSecretBox(opts),
+    reactions: appendReactions,
   };
   ctx.webhooks = startHostedWebhooks(ctx, { allowLocalTargets: opts.allowLocalWebhookTargets ?? false });
   ctx.mail = startHostedMailer(ctx, { smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'Bureau <no-reply@bureau.local>', publicUrl: ctx.publicUrl });

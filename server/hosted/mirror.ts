@@ -90,12 +90,12 @@ export type HostedChange = Pick<Change, 'table' | 'rowId' | 'op' | 'columns' | '
  * holds the entity's lock or takes it, and which the caller commits, then wakes the feed): stamped
  * newer than every write of the rows they touch. Any refusal throws: the caller's transaction undoes all.
  */
-export async function appendHostedChanges(tx: HostedTx, h: HostedContext, entityId: string, changes: HostedChange[]): Promise<void> {
+export async function appendHostedChanges(h: HostedContext, tx: HostedTx, entityId: string, changes: HostedChange[]): Promise<void> {
   if (changes.length === 0) return;
   const hlc = nextStamp(h, await stampsOf(tx, entityId, changes.map((c) => ({ table: c.table, rowId: c.rowId }))));
   const group = uuidv7();
   const batch: Change[] = changes.map((c) => ({ ...c, id: uuidv7(), hlc, schemaVersion: PROTOCOL_VERSION, group }));
-  const results = await appendChanges(tx, h, { entityId, deviceId: HOSTED_DEVICE_ID }, batch);
+  const results = await appendChanges(h, tx, { entityId, deviceId: HOSTED_DEVICE_ID }, batch);
   const refused = results.find((r) => r.status === 'rejected');
   if (refused) throw new ConflictError(`Changed elsewhere at the same moment; try again (${'reason' in refused ? refused.reason : ''})`);
 }
@@ -110,7 +110,7 @@ export async function recordHostedChanges<T>(h: HostedContext, entityId: string,
     const [entity] = await tx.select({ id: entities.id }).from(entities).where(eq(entities.id, entityId)).for('update');
     if (!entity) throw new ConflictError('This business is no longer linked');
     const built = await build(tx);
-    await appendHostedChanges(tx, h, entityId, built.changes);
+    await appendHostedChanges(h, tx, entityId, built.changes);
     return built.result;
   });
   // Waiting pulls answer now: devices that are online see the signature at once.

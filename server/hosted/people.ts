@@ -59,10 +59,10 @@ async function personChange(tx: HostedTx, entityId: string, p: Person): Promise<
 }
 
 /** Writes the people's rows as one group of the entity's log, inside `tx`. */
-export async function writePeople(tx: HostedTx, h: HostedContext, entityId: string, people: Person[]): Promise<void> {
+export async function writePeople(h: HostedContext, tx: HostedTx, entityId: string, people: Person[]): Promise<void> {
   const changes: HostedChange[] = [];
   for (const p of people) changes.push(await personChange(tx, entityId, p));
-  await appendHostedChanges(tx, h, entityId, changes);
+  await appendHostedChanges(h, tx, entityId, changes);
 }
 
 /**
@@ -71,7 +71,7 @@ export async function writePeople(tx: HostedTx, h: HostedContext, entityId: stri
  * own accounts, which every device already knows from its link or join — and a log that holds only
  * the business's data stays exactly that.
  */
-export async function writeMemberRows(tx: HostedTx, h: HostedContext, entityId: string): Promise<void> {
+export async function writeMemberRows(h: HostedContext, tx: HostedTx, entityId: string): Promise<void> {
   const list = await tx
     .select({ accountId: members.accountId, email: accounts.email, name: accounts.name, role: members.role, createdAt: members.createdAt })
     .from(members)
@@ -82,14 +82,14 @@ export async function writeMemberRows(tx: HostedTx, h: HostedContext, entityId: 
     if (await mirroredRow(tx, entityId, PEOPLE_TABLE, personRowId(entityId, m.accountId))) continue;
     missing.push({ accountId: m.accountId, email: m.email, name: m.name, role: m.role, state: 'active', joinedAt: new Date(m.createdAt).toISOString() });
   }
-  await writePeople(tx, h, entityId, missing);
+  await writePeople(h, tx, entityId, missing);
 }
 
 /** Drops a person's row (an invitation withdrawn before it was accepted: she never was a member). */
-export async function forgetPerson(tx: HostedTx, h: HostedContext, entityId: string, accountId: string): Promise<void> {
+export async function forgetPerson(h: HostedContext, tx: HostedTx, entityId: string, accountId: string): Promise<void> {
   const rowId = personRowId(entityId, accountId);
   if (!(await mirroredRow(tx, entityId, PEOPLE_TABLE, rowId))) return;
-  await appendHostedChanges(tx, h, entityId, [{ table: PEOPLE_TABLE, rowId, op: 'upsert', columns: { entity_id: entityId, user_id: accountId, _deleted: 1 } }]);
+  await appendHostedChanges(h, tx, entityId, [{ table: PEOPLE_TABLE, rowId, op: 'upsert', columns: { entity_id: entityId, user_id: accountId, _deleted: 1 } }]);
 }
 
 /** A member as a person row (an account and its membership). */
@@ -126,10 +126,10 @@ export async function changeRole(h: HostedContext, auth: DeviceAuth, accountId: 
   return recordHostedChanges(h, auth.entityId, async (tx) => {
     const member = await lockedMember(tx, auth.entityId, accountId);
     await checkOwnerRules(tx, auth, member, role);
-    await writeMemberRows(tx, h, auth.entityId);
+    await writeMemberRows(h, tx, auth.entityId);
     await tx.update(members).set({ role }).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, accountId)));
     const person = await memberPerson(tx, auth.entityId, accountId);
-    await writePeople(tx, h, auth.entityId, [person]);
+    await writePeople(h, tx, auth.entityId, [person]);
     return { changes: [], result: person };
   });
 }
@@ -143,7 +143,7 @@ export async function removePerson(h: HostedContext, auth: DeviceAuth, accountId
   return recordHostedChanges(h, auth.entityId, async (tx) => {
     const member = await lockedMember(tx, auth.entityId, accountId);
     await checkOwnerRules(tx, auth, member, null);
-    await writeMemberRows(tx, h, auth.entityId);
+    await writeMemberRows(h, tx, auth.entityId);
     const person = await memberPerson(tx, auth.entityId, accountId);
     const now = serverTime(h);
     await tx.delete(members).where(and(eq(members.entityId, auth.entityId), eq(members.accountId, accountId)));
@@ -153,7 +153,7 @@ export async function removePerson(h: HostedContext, auth: DeviceAuth, accountId
       .set({ revokedAt: now })
       .where(and(eq(invitations.entityId, auth.entityId), inArray(invitations.email, [person.email]), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
     const removed = { ...person, state: 'removed' as const, removedAt: now };
-    await writePeople(tx, h, auth.entityId, [removed]);
+    await writePeople(h, tx, auth.entityId, [removed]);
     return { changes: [], result: removed };
   });
 }

@@ -15,10 +15,7 @@ import { serverTime } from './context.js';
 import type { DeviceAuth } from './devices.js';
 import type { HostedTx } from './store.js';
 import { changes, entities, rows, type RowStamps } from './schema.js';
-import { reactToChanges } from './signing-mail.js';
-import { queueWebhookJobs } from './webhook-jobs.js';
 import { changeProblem } from './validate-change.js';
-import { numberTickets } from './ticket-numbers.js';
 
 type RowState = { data: Record<string, unknown>; stamps: Record<string, string>; isFact: boolean; seq: number };
 
@@ -40,7 +37,7 @@ export function stampsPerColumn(data: Record<string, unknown>, stamps: RowStamps
 export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Change[]): Promise<PushResponse> {
   if (auth.role === 'viewer') throw new ForbiddenError('A viewer cannot change data');
   refuseUnusable(h, batch);
-  const results = await h.store.db.transaction((tx) => appendChanges(tx, h, auth, batch));
+  const results = await h.store.db.transaction((tx) => appendChanges(h, tx, auth, batch));
   return { serverTime: serverTime(h), results };
 }
 
@@ -48,7 +45,7 @@ export async function pushChanges(h: HostedContext, auth: DeviceAuth, batch: Cha
  * Appends a batch to the entity's log inside `tx`: a device's push, or the hosted instance's own
  * writes (a signer signing on its public pages). Locks the entity's row first (see above).
  */
-export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
+export async function appendChanges(h: HostedContext, tx: HostedTx, auth: Pick<DeviceAuth, 'entityId' | 'deviceId'>, batch: Change[]): Promise<PushResult[]> {
   const [entity] = await tx.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId)).for('update');
   invariant(entity, 'a device belongs to an existing entity');
   // Checked first: a value the store cannot hold must not reach even the lookups below.
@@ -119,10 +116,7 @@ export async function appendChanges(tx: HostedTx, h: HostedContext, auth: Pick<D
       from jsonb_to_recordset(${JSON.stringify(upserts)}::jsonb) as x(entity_id uuid, table_name text, row_id text, data jsonb, stamps jsonb, is_fact boolean, seq bigint)
       on conflict (entity_id, table_name, row_id) do update set data = excluded.data, stamps = excluded.stamps, is_fact = excluded.is_fact, seq = excluded.seq`);
     await tx.update(entities).set({ lastSeq: seq }).where(eq(entities.id, auth.entityId));
-    await reactToChanges(tx, h, auth.entityId, accepted);
-    // The hosted instance's own changes (the final numbers among them) number nothing again.
-    if (auth.deviceId !== HOSTED_DEVICE_ID) await numberTickets(tx, h, auth.entityId, accepted);
-    if (await queueWebhookJobs(tx, h, auth.entityId, auth.deviceId, accepted)) h.webhooks?.wake();
+    for (const react of h.reactions) await react(h, tx, auth.entityId, auth.deviceId, accepted);
   }
   return out;
 }

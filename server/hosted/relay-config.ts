@@ -3,7 +3,7 @@
 // Without any chain the relay routes answer 503 `Wallet infrastructure not configured`.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { checkChainsFile, DEFAULT_CHAIN, loadChains, NOT_CONFIGURED, type ChainConfig } from '../wallet/chains.js';
+import { checkChainsFile, DEFAULT_CHAIN, loadChains, NOT_CONFIGURED, type ChainConfig } from '../wallet/index.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 import { openRelayer, type HostedRelayer } from './relayer.js';
 

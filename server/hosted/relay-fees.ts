@@ -2,7 +2,7 @@
 // the bundle's fee to the relayer's account in the same transaction that spends its gas, so a fee
 // at least the UserOperation's maximum cost (gas limits × max fee per gas) leaves the relayer no
 // poorer; quotes add a margin for the gas price moving before the bundle arrives.
-import type { ChainConfig } from '../wallet/chains.js';
+import { loadChainClients, type ChainConfig } from '../wallet/index.js';
 import { BadGatewayError, ConflictError } from '../http/errors.js';
 
 /** Quotes charge the gas at this many percent of the current price. */
@@ -15,7 +15,7 @@ const USER_OPERATION_FEE_BUFFER = 2n;
 
 /** The max fee per gas a UserOperation sent now would carry. */
 export async function currentGasPrice(chain: ChainConfig): Promise<bigint> {
-  const { publicClientFor } = await import('../wallet/clients.js');
+  const { publicClientFor } = await loadChainClients();
   try {
     const fees = await publicClientFor(chain).estimateFeesPerGas();
     return fees.maxFeePerGas * USER_OPERATION_FEE_BUFFER;

@@ -7,7 +7,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { NotFoundError } from '../http/errors.js';
-import type { ChainConfig } from '../wallet/chains.js';
+import { loadBundler, type ChainConfig } from '../wallet/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { relayJobs } from './schema.js';
@@ -95,7 +95,7 @@ export async function readJob(h: HostedContext, id: string, chains: Map<string, 
   if (!job || Date.parse(job.createdAt) < h.clock.now().getTime() - JOB_RETENTION_MS) throw new NotFoundError('Unknown relay job');
   const chain = chains?.get(job.chain);
   if (job.status !== 'submitted' || !job.userOpHash || !chain) return job;
-  const { userOpOutcome } = await import('../wallet/bundler.js');
+  const { userOpOutcome } = await loadBundler();
   const outcome = await userOpOutcome(chain, job.userOpHash as Hex);
   if (!outcome) return job;
   const [updated] = await h.store.db

@@ -10,7 +10,7 @@ import { requireRelayChain } from './relay-config.js';
 import { createQuote, quoteQuery, quoteSchema } from './relay-quote.js';
 import { jobParams, jobSchema, presentJob, readJob } from './relay-jobs.js';
 import { relayHostedTransfer, transferBody, transferResponse } from './relay-submit.js';
-import { NOT_CONFIGURED } from '../wallet/chains.js';
+import { NOT_CONFIGURED } from '../wallet/index.js';
 import { ServiceUnavailableError } from '../http/errors.js';
 
 /** A bundle is a few kilobytes (proof, four ciphertexts); anything far larger is not one. */

@@ -8,9 +8,7 @@
 import type { Hex } from 'viem';
 import { z } from 'zod';
 import { BadRequestError, ConflictError } from '../http/errors.js';
-import { relayBody } from '../wallet/schemas.js';
-import { assertRelayable } from '../wallet/errors.js';
-import type { ChainConfig } from '../wallet/chains.js';
+import { assertRelayable, loadBundler, loadRelay, relayBody, type ChainConfig } from '../wallet/index.js';
 import type { HostedContext } from './context.js';
 import { requireRelayChain, type HostedRelay } from './relay-config.js';
 import { checkQuote } from './relay-quote.js';
@@ -44,7 +42,7 @@ export async function relayHostedTransfer(h: HostedContext, body: TransferBody):
 
   assertRelayable(body, h.clock.now());
   // The pool's verdict first: a bundle whose root aged out or whose notes are spent is hopeless whatever its quote.
-  const { checkPoolState } = await import('../wallet/relay.js');
+  const { checkPoolState } = await loadRelay();
   await checkPoolState(chain, body);
   await checkQuote(relay, chain, body, h.clock);
 
@@ -78,7 +76,7 @@ async function submit(relay: HostedRelay, chain: ChainConfig, body: TransferBody
   const [{ parseRelayBundle }, { encodeTransactCall }, { prepareCalls, sendPrepared }] = await Promise.all([
     import('../privacy/relay-bundle.js'),
     import('../privacy/pool-client.js'),
-    import('../wallet/bundler.js'),
+    loadBundler(),
   ]);
   let data: Hex;
   try {

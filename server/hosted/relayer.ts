@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import type { SmartAccount } from 'viem/account-abstraction';
-import type { ChainConfig } from '../wallet/chains.js';
-import { cachedPromise } from '../wallet/promise-cache.js';
+import { cachedPromise, loadChainClients, type ChainConfig } from '../wallet/index.js';
 
 export interface HostedRelayer {
   /** The EOA that owns the smart accounts and signs quotes. */
@@ -47,7 +46,7 @@ export async function readRelayerKey(file: string): Promise<Hex> {
 
 export async function openRelayer(file: string): Promise<HostedRelayer> {
   const key = await readRelayerKey(file);
-  const [{ privateKeyToAccount }, { smartAccountFor }] = await Promise.all([import('viem/accounts'), import('../wallet/clients.js')]);
+  const [{ privateKeyToAccount }, { smartAccountFor }] = await Promise.all([import('viem/accounts'), loadChainClients()]);
   const owner = privateKeyToAccount(key);
   const accounts = new Map<string, Promise<SmartAccount>>();
   return {

@@ -2,8 +2,8 @@
 // whoever reads the address's mail. A sign-up is held (with its password hash) until the code
 // mailed to the address comes back; the code exists only in that mail (its hash is kept).
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { burnPasswordCheck, hashPassword, sha256Hex, verifyPassword } from '../auth/passwords.js';
-import { html as mailHtml, text as mailText } from '../documents/notify.js';
+import { burnPasswordCheck, hashPassword, sha256Hex, verifyPassword } from '../auth/index.js';
+import { mailHtml, mailText } from '../documents/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { newCode, normaliseCode } from './codes.js';

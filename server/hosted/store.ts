@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { BlobStore } from '../blobs/store.js';
+import type { BlobStore } from '../blobs/index.js';
 import { moveChunksToFiles, openBlobFiles } from './blob-files.js';
 import { sweepAbandonedChunks } from './blob-chunks.js';
 import * as schema from './schema.js';

@@ -4,7 +4,7 @@
 // entity's counter — under the entity's lock, so two devices' tickets never get the same number.
 import { eq, sql } from 'drizzle-orm';
 import type { Change } from '../sync/protocol.js';
-import { derivePrefix, sequenceOf, TICKET_PREFIX } from '../helpdesk/ticket-prefix.js';
+import { derivePrefix, sequenceOf, TICKET_PREFIX } from '../helpdesk/index.js';
 import type { HostedContext } from './context.js';
 import { appendHostedChanges, mirroredRow, type HostedChange } from './mirror.js';
 import { entities, ticketCounters } from './schema.js';
@@ -42,7 +42,7 @@ async function nextNumber(tx: HostedTx, entityId: string): Promise<number> {
  * still provisional (`ticket_number` = `provisional_number`) gets the next final number. Read from
  * the changes themselves, so a large import costs one counter update, not a row read per ticket.
  */
-export async function numberTickets(tx: HostedTx, h: HostedContext, entityId: string, accepted: Change[]): Promise<void> {
+export async function numberTickets(h: HostedContext, tx: HostedTx, entityId: string, accepted: Change[]): Promise<void> {
   const provisional = new Set<string>();
   let highest: number | null = null;
   for (const c of accepted) {
@@ -66,5 +66,5 @@ export async function numberTickets(tx: HostedTx, h: HostedContext, entityId: st
   const prefix = await prefixOf(tx, entityId);
   const changes: HostedChange[] = [];
   for (const id of due) changes.push({ table: 'helpdesk_tickets', rowId: id, op: 'upsert', columns: { ticket_number: `${prefix}-${await nextNumber(tx, entityId)}` } });
-  await appendHostedChanges(tx, h, entityId, changes);
+  await appendHostedChanges(h, tx, entityId, changes);
 }

@@ -3,8 +3,7 @@
 // never without its jobs and a repeated push queues nothing twice (the job id is the delivery's).
 import { and, eq, sql } from 'drizzle-orm';
 import { HOSTED_DEVICE_ID, type Change } from '../sync/protocol.js';
-import { CATCH_UP_MS, deliveryIdOf, isOlder, matches, webhookPayload } from '../webhooks/enqueue.js';
-import { HOSTED_DELIVERER } from '../webhooks/deliverer.js';
+import { CATCH_UP_MS, deliveryIdOf, isOlder, matches, webhookPayload, HOSTED_DELIVERER } from '../webhooks/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { mirroredRow, notDeleted, type RowData } from './mirror.js';
@@ -45,7 +44,7 @@ async function hostedSubscriptions(tx: HostedTx, entityId: string): Promise<Host
 const eventOf = (d: RowData): EventRow | null =>
   typeof d.id === 'string' && typeof d.type === 'string' && typeof d.data === 'string' && typeof d.created_at === 'string' ? { id: d.id, type: d.type, data: d.data, createdAt: d.created_at } : null;
 
-async function queueJob(tx: HostedTx, h: HostedContext, entityId: string, sub: HostedSub, e: EventRow): Promise<boolean> {
+async function queueJob(h: HostedContext, tx: HostedTx, entityId: string, sub: HostedSub, e: EventRow): Promise<boolean> {
   if (!matches(sub.events, e.type) || isOlder(e, sub)) return false;
   let data: Record<string, unknown>;
   try {
@@ -68,7 +67,7 @@ async function queueJob(tx: HostedTx, h: HostedContext, entityId: string, sub: H
  * a device asking for a delivery again (a manual retry or a test event, as a pending row) gets it.
  * Returns whether anything was queued (the worker is woken after the commit).
  */
-export async function queueWebhookJobs(tx: HostedTx, h: HostedContext, entityId: string, deviceId: string, accepted: Change[]): Promise<boolean> {
+export async function queueWebhookJobs(h: HostedContext, tx: HostedTx, entityId: string, deviceId: string, accepted: Change[]): Promise<boolean> {
   const events = accepted.filter((c) => c.table === 'entity_events' && c.op === 'fact');
   const handedOver = new Set(accepted.filter((c) => c.table === 'webhook_subscriptions' && ('delivered_by' in c.columns || 'created_at' in c.columns)).map((c) => c.rowId));
   const asked = deviceId === HOSTED_DEVICE_ID ? [] : accepted.filter((c) => c.table === 'webhook_deliveries' && c.columns.status === 'pending' && typeof c.columns.next_attempt_at === 'string');
@@ -78,7 +77,7 @@ export async function queueWebhookJobs(tx: HostedTx, h: HostedContext, entityId:
   let queued = false;
   for (const c of events) {
     const e = eventOf(c.columns);
-    if (e) for (const sub of subs) queued = (await queueJob(tx, h, entityId, sub, e)) || queued;
+    if (e) for (const sub of subs) queued = (await queueJob(h, tx, entityId, sub, e)) || queued;
   }
   for (const sub of subs.filter((s) => handedOver.has(s.id))) {
     const since = new Date(Math.max(Date.parse(sub.createdAt) || 0, h.clock.now().getTime() - CATCH_UP_MS)).toISOString();
@@ -88,15 +87,15 @@ export async function queueWebhookJobs(tx: HostedTx, h: HostedContext, entityId:
       .where(and(eq(rows.entityId, entityId), sql`${rows.tableName} = 'entity_events'`, sql`(${rows.data} ->> 'created_at') >= ${since}`));
     for (const r of recent) {
       const e = eventOf(r.data);
-      if (e) queued = (await queueJob(tx, h, entityId, sub, e)) || queued;
+      if (e) queued = (await queueJob(h, tx, entityId, sub, e)) || queued;
     }
   }
-  for (const c of asked) queued = (await queueAskedDelivery(tx, h, entityId, subs, c.rowId)) || queued;
+  for (const c of asked) queued = (await queueAskedDelivery(h, tx, entityId, subs, c.rowId)) || queued;
   return queued;
 }
 
 /** A delivery a device set pending again (its row as it stands now): one more attempt from here, due when it says. */
-async function queueAskedDelivery(tx: HostedTx, h: HostedContext, entityId: string, subs: HostedSub[], deliveryId: string): Promise<boolean> {
+async function queueAskedDelivery(h: HostedContext, tx: HostedTx, entityId: string, subs: HostedSub[], deliveryId: string): Promise<boolean> {
   const d = await mirroredRow(tx, entityId, 'webhook_deliveries', deliveryId);
   if (!d || d.status !== 'pending' || !subs.some((s) => s.id === d.subscription_id) || typeof d.payload !== 'string') return false;
   const now = serverTime(h);

@@ -32,7 +32,7 @@ export async function storeWebhookSecret(h: HostedContext, device: DeviceAuth, b
 }
 
 /** The secret of a subscription at a version, opened, or null when no device has sent it. */
-export async function hostedSecretOf(tx: HostedTx, h: HostedContext, entityId: string, subscriptionId: string, version: string): Promise<string | null> {
+export async function hostedSecretOf(h: HostedContext, tx: HostedTx, entityId: string, subscriptionId: string, version: string): Promise<string | null> {
   const [row] = await tx
     .select({ sealed: webhookSecrets.secretSealed })
     .from(webhookSecrets)
@@ -45,7 +45,7 @@ export async function webhookSecretForDeliverer(h: HostedContext, device: Device
   const secret = await h.store.db.transaction(async (tx) => {
     const sub = await mirroredRow(tx, device.entityId, 'webhook_subscriptions', subscriptionId);
     if (!sub || sub.delivered_by !== device.deviceId || sub.secret_version !== version) return null;
-    return hostedSecretOf(tx, h, device.entityId, subscriptionId, version);
+    return hostedSecretOf(h, tx, device.entityId, subscriptionId, version);
   });
   if (secret === null) throw new NotFoundError('No secret for this device');
   return { secret };

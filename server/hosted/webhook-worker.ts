@@ -8,9 +8,7 @@ import { and, asc, eq, inArray, lt, lte, ne } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { Webhook } from 'standardwebhooks';
 import { HttpError } from '../http/errors.js';
-import { DELIVERY_TIMEOUT_MS, sendWebhook, type SendResult } from '../webhooks/send.js';
-import { DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '../webhooks/schedule.js';
-import { HOSTED_DELIVERER } from '../webhooks/deliverer.js';
+import { DELIVERY_TIMEOUT_MS, sendWebhook, type SendResult, DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs, HOSTED_DELIVERER } from '../webhooks/index.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';
 import { mirroredRow, recordHostedChanges, type HostedChange, type RowData } from './mirror.js';
@@ -117,7 +115,7 @@ async function setJob(h: HostedContext, job: Job, set: Partial<Job>): Promise<vo
 async function attemptJob(h: HostedContext, job: Job, allowLocal: boolean): Promise<void> {
   const found = await h.store.db.transaction(async (tx) => {
     const sub = await mirroredRow(tx, job.entityId, 'webhook_subscriptions', job.subscriptionId);
-    const secret = sub && typeof sub.secret_version === 'string' ? await hostedSecretOf(tx, h, job.entityId, job.subscriptionId, sub.secret_version) : null;
+    const secret = sub && typeof sub.secret_version === 'string' ? await hostedSecretOf(h, tx, job.entityId, job.subscriptionId, sub.secret_version) : null;
     return { sub, secret };
   });
   const { sub, secret } = found;

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { HttpError } from '../http/errors.js';
-import type { LinkRow } from './engine.js';
+import type { LinkRow } from './engine-state.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { MAX_BLOB_BYTES } from './protocol.js';
 

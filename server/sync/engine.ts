@@ -1,7 +1,7 @@
 // The device's sync engine: capture state, the push queue, pulling and applying, one cycle per
 // linked entity with jittered backoff (1 s → 5 min, honouring Retry-After).
-import { applyPeople, PEOPLE_TABLE, personIdOf } from '../auth/people.js';
-import { leaveRemovedEntity } from './people.js';
+import { applyPeople, PEOPLE_TABLE, personIdOf } from '../auth/index.js';
+import { leaveRemovedEntity } from './leave.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { and, asc, eq, isNull } from 'drizzle-orm';
@@ -11,22 +11,21 @@ import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Module } from '../kernel/module.js';
 import { createApplier } from './apply.js';
-import { installCapture, rowIdSql, rowJson, type Capture } from './capture.js';
+import { installCapture, rowIdSql, rowJson } from './capture.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { ClockSkewError } from './hlc.js';
 import { blobsOf, schemaTables, syncedTables, type SyncedTable, type TablePolicies } from '../kernel/sync-policy.js';
 import { changeSchema, hostedInfo, type LoggedChange, HOSTED_DEVICE_ID, REMOVED_MEMBER_MESSAGE, MAX_PUSH_BYTES, MAX_PUSH_CHANGES, PROTOCOL_VERSION, pullPage, pushResponse, type Change } from './protocol.js';
 import { syncChanges, syncLinks, syncNode } from './tables.js';
 import { invariant } from './invariant.js';
+import { deviceToken, engineOf, linkOf, refreshLinked, setEngine, writable, type LinkRow, type SyncEngine } from './engine-state.js';
 import { undoRefusedGroups, groupWrites } from './groups.js';
 import { syncFromSnapshot } from './snapshot.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { createReadOnlyGuard } from './read-only.js';
 import { waitingChanges } from './waiting.js';
-import { hostedNow, noteServerTime, type ClockState } from './clock.js';
+import { hostedNow, noteServerTime } from './clock.js';
 import { backoffMs } from '../backoff.js';
-
-export type LinkRow = typeof syncLinks.$inferSelect;
 
 /** What sync hears of the other modules' changes (their `Module` hooks). */
 export type SyncHooks = Pick<Module, 'name' | 'onHostedChanges' | 'onApplied' | 'onPulledChanges' | 'onLinking' | 'beforePush'>;
@@ -40,46 +39,8 @@ export interface SyncApp {
   hooks(): readonly SyncHooks[];
 }
 
-export interface SyncEngine {
-  app: SyncApp;
-  capture: Capture;
-  tables: SyncedTable[];
-  applier: ReturnType<typeof createApplier>;
-  /**
-   * Per entity: when the next automatic cycle may run, and how many failed in a row;
-   * `retryAfterUntil` when the hosted instance said not before then (429/503 Retry-After) — no
-   * cycle calls it earlier, not even one asked for by hand.
-   */
-  backoff: Map<string, { failures: number; nextAt: number; retryAfterUntil?: number }>;
-  /** Cycles in progress, so two never run at once for one entity. */
-  running: Map<string, Promise<void>>;
-  /** What a running cycle has done of what it found to do ("syncing n of m"). */
-  progress: Map<string, { phase: 'push' | 'pull' | 'snapshot'; done: number; total: number }>;
-  /** Long-polls waiting for other devices' changes, one per linked entity (see live.ts). */
-  listeners: Map<string, Promise<void>>;
-  /** Entities whose hosted instance needs a newer Bureau: their synced data is read-only here. */
-  readOnly: Set<string>;
-  /** Refuses writes to the read-only entities' synced tables (call `set` when `readOnly` changes). */
-  guard: ReturnType<typeof createReadOnlyGuard>;
-  /**
-   * How far the hosted instance's clock is ahead of this one (ms), from the last answer: stamps
-   * are made and compared in hosted time, so a wrong clock here neither loses every conflict nor
-   * refuses other devices' changes as "from the future".
-   */
-  clockOffsetMs: number;
-  clockMeasuredAt: ClockState['clockMeasuredAt'];
-  /** Entities whose hosted instance was asked for its public address since this start (see `refreshPublicUrl`). */
-  infoChecked: Set<string>;
-}
-
-const engines = new WeakMap<Context, SyncEngine>();
-
-
-export function engineOf(ctx: Context): SyncEngine {
-  const engine = engines.get(ctx);
-  invariant(engine, 'the sync module has started');
-  return engine;
-}
+// Its state is in its own file, which the files the engine calls import; read here by other modules.
+export { engineOf, linkOf, reloadSyncState, type LinkRow } from './engine-state.js';
 
 /** Parents before children, so a new device can insert rows in log order (foreign keys). */
 function parentsFirst(tables: SyncedTable[]): SyncedTable[] {
@@ -126,39 +87,9 @@ export function startSyncEngine(ctx: Context, app: SyncApp): SyncEngine {
   groupWrites(ctx, engine.capture);
   engine.guard = createReadOnlyGuard(ctx.sqlite, tables);
   engine.guard.set(engine.readOnly);
-  engines.set(ctx, engine);
+  setEngine(ctx, engine);
   refreshLinked(ctx);
   return engine;
-}
-
-export function refreshLinked(ctx: Context): void {
-  const links = ctx.db.select({ entityId: syncLinks.entityId, deviceId: syncLinks.deviceId }).from(syncLinks).all();
-  engines.get(ctx)?.capture.setLinked(links.map((r) => r.entityId));
-  // Events of linked entities travel as facts (entity_events), named by this device.
-  ctx.events.setLinked(new Map(links.map((r) => [r.entityId, r.deviceId])));
-}
-
-/**
- * After the database's rows were replaced in place (Restore from a backup on a fresh install):
- * the links and read-only entities are read again, as a start would.
- */
-export function reloadSyncState(ctx: Context): void {
-  const engine = engines.get(ctx);
-  if (!engine) return;
-  refreshLinked(ctx);
-  const links = ctx.db.select({ entityId: syncLinks.entityId, status: syncLinks.lastErrorStatus }).from(syncLinks).all();
-  engine.readOnly = new Set(links.filter((l) => l.status === 426).map((l) => l.entityId));
-  engine.guard.set(engine.readOnly);
-  engine.backoff.clear();
-  engine.infoChecked.clear();
-}
-
-export function linkOf(ctx: Context, entityId: string): LinkRow | undefined {
-  return ctx.db.select().from(syncLinks).where(eq(syncLinks.entityId, entityId)).get();
-}
-
-export function deviceToken(ctx: Context, link: LinkRow): string {
-  return ctx.secrets.open(link.deviceTokenSealed).toString('utf8');
 }
 
 /**
@@ -190,14 +121,6 @@ export function enqueueSnapshot(ctx: Context, entityId: string): number {
     }
   }
   return n;
-}
-
-/**
- * The hosted instance answered without asking for a newer version: the entity is writable again
- * (before anything pulled is applied, which the read-only guard would refuse too).
- */
-export function writable(engine: SyncEngine, entityId: string): void {
-  if (engine.readOnly.delete(entityId)) engine.guard.set(engine.readOnly);
 }
 
 /** Pushes the queue in batches (≤500 changes, ≤1 MB), uploading the blobs rows name first. */

@@ -1,6 +1,7 @@
 import type { Module } from '../kernel/module.js';
 import { registerHostedMailRelay } from '../mail/index.js';
-import { startSyncEngine, type SyncApp } from './engine.js';
+import { startSyncEngine } from './engine.js';
+import type { SyncApp } from './engine.js';
 import { hostedMailRelay } from './mail-relay.js';
 import { LIVE_TICK_MS, stopLive, tickLive } from './live.js';
 import { fact, local } from '../kernel/sync-policy.js';

@@ -4,13 +4,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
-import { entities, memberships, users } from '../auth/tables.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { entities, memberships, users, hashPassword, verifyPassword } from '../auth/index.js';
 import { BadGatewayError, BadRequestError, ConflictError, HttpError, NotFoundError, RateLimitedError } from '../http/errors.js';
 import { callHosted, HostedError, normaliseHostedUrl } from './hosted-client.js';
 import { deviceCode, deviceSchema, enrolmentAnswer, hostedInfo, rotatedToken, type ConfirmationSent, type Enrolment, type HostedInfo } from './protocol.js';
 import { syncChanges, syncLinks, syncStamps } from './tables.js';
-import { deviceToken, engineOf, enqueueSnapshot, linkOf, refreshLinked, runCycle } from './engine.js';
+import { enqueueSnapshot, runCycle } from './engine.js';
+import { deviceToken, engineOf, linkOf, refreshLinked } from './engine-state.js';
 import { waitingChanges } from './waiting.js';
 import { z } from 'zod';
 

@@ -4,7 +4,8 @@
 // two seconds, with no request per second while nothing happens.
 import type { Context } from '../context.js';
 import { syncLinks } from './tables.js';
-import { deviceToken, engineOf, linkOf, runCycle } from './engine.js';
+import { runCycle } from './engine.js';
+import { deviceToken, engineOf, linkOf } from './engine-state.js';
 import { callHosted } from './hosted-client.js';
 import { MAX_PULL_WAIT_MS, pullPage } from './protocol.js';
 import { waitingChanges } from './waiting.js';

@@ -2,7 +2,7 @@
 // /sync/v1/mail`), which sends it with its own SMTP server: a device needs no mail server.
 import type { Context } from '../context.js';
 import type { HostedMailRelay, RelayedMail } from '../mail/index.js';
-import { deviceToken, linkOf } from './engine.js';
+import { deviceToken, linkOf } from './engine-state.js';
 import { callHosted } from './hosted-client.js';
 import { relayMailAnswer, type RelayMailBody } from './protocol.js';
 import { waitingChanges } from './waiting.js';

@@ -5,16 +5,14 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { write } from '../db/write.js';
-import { memberships, users } from '../auth/tables.js';
-import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { users, hashPassword, verifyPassword, type Role } from '../auth/index.js';
 import { BadRequestError } from '../http/errors.js';
-import type { Role } from '../kernel/permissions.js';
 import { callHosted, HostedError } from './hosted-client.js';
 import { deviceSchema, invitationCreated, invitationSchema, personSchema } from './protocol.js';
-import { deviceToken, linkOf, refreshLinked, runCycle } from './engine.js';
+import { runCycle } from './engine.js';
+import { deviceToken } from './engine-state.js';
 import { fromHosted, linked } from './link.js';
-import { syncChanges, syncLinks } from './tables.js';
+import { syncLinks } from './tables.js';
 
 /** Invites a person into the linked entity: the hosted instance mails her the join link; the answer holds the code (once). */
 export async function inviteThroughHosted(ctx: Context, entityId: string, input: { email: string; role: Role; name?: string; accountId?: string }) {
@@ -135,22 +133,4 @@ export async function passwordChangedElsewhere(ctx: Context, userId: string, pas
     return true;
   }
   return false;
-}
-
-/**
- * This device's account was removed from the entity (the hosted instance now answers its token
- * with 401, saying so). The memberships of the entity go, so nobody signs into it here any more,
- * and so does the link and its queue (there is nothing left to sync with). The entity's rows stay
- * in this install's database, unreachable through the app: nothing an owner may want back from
- * this machine is destroyed, and a later invitation can bring the person back.
- */
-export function leaveRemovedEntity(ctx: Context, entityId: string): void {
-  if (!linkOf(ctx, entityId)) return;
-  write(ctx, (tx) => {
-    tx.delete(memberships).where(eq(memberships.entityId, entityId)).run();
-    tx.delete(syncChanges).where(eq(syncChanges.entityId, entityId)).run();
-    tx.delete(syncLinks).where(eq(syncLinks.entityId, entityId)).run();
-    refreshLinked(ctx);
-  });
-  ctx.log.warn({ entityId }, 'sync: this account was removed from the entity; its link and memberships are gone here');
 }

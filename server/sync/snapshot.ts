@@ -8,13 +8,13 @@
 // by set-based SQL (table by table, parents first), and their stamps written to sync_stamps in
 // the same pass; rows it already has (a re-snapshot) go through the applier, last writer wins per
 // column as for any pulled change. The cursor moves in that transaction: all or nothing.
-import { applyPeople } from '../auth/people.js';
+import { applyPeople } from '../auth/index.js';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { write } from '../db/write.js';
-import type { LinkRow, SyncEngine } from './engine.js';
-import { engineOf, writable } from './engine.js';
+import type { LinkRow, SyncEngine } from './engine-state.js';
+import { engineOf, writable } from './engine-state.js';
 import { HostedError, streamHostedLines } from './hosted-client.js';
 import { fetchMissingBlob } from './blob-fetch.js';
 import { noteServerTime } from './clock.js';

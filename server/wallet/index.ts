@@ -60,3 +60,11 @@ export const walletModule: Module = {
 };
 
 export { closeProver };
+export { checkChainsFile, DEFAULT_CHAIN, loadChains, NOT_CONFIGURED, type ChainConfig } from './chains.js';
+export { relayBody, relayQuoteProof } from './schemas.js';
+export { assertRelayable } from './errors.js';
+export { cachedPromise } from './promise-cache.js';
+// Loaded at first use, as the hosted relay needs them (viem clients and the bundler are heavy to load at start).
+export const loadBundler = () => import('./bundler.js');
+export const loadChainClients = () => import('./clients.js');
+export const loadRelay = () => import('./relay.js');

@@ -35,3 +35,7 @@ export const webhooksModule: Module = {
   },
   beforePush: shareSecrets,
 };
+export { CATCH_UP_MS, deliveryIdOf, isOlder, matches, webhookPayload } from './enqueue.js';
+export { HOSTED_DELIVERER } from './deliverer.js';
+export { DELIVERY_TIMEOUT_MS, sendWebhook, type SendResult } from './send.js';
+export { DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './schedule.js';
