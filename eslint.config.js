@@ -46,8 +46,8 @@ export default tseslint.config(
         { type: 'module', partialMatch: false, pattern: 'server/*', capture: ['name'] },
       ],
       'boundaries/files': [
-        { category: 'app', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/stop-on-exit.ts'] },
-        { category: 'kernel', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts'] },
+        { category: 'app', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts'] },
+        { category: 'kernel', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts', 'server/stop-on-exit.ts'] },
       ],
     },
     rules: {

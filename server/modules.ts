@@ -1,5 +1,4 @@
-import { authRoutes } from './auth/routes.js';
-import { credentialsOf, memberRoleOf, registerHostedPeople } from './auth/index.js';
+import { authRoutes, credentialsOf, memberRoleOf, registerHostedPeople } from './auth/index.js';
 import { changePassword, changeRoleThroughHosted, inviteThroughHosted, passwordChangedElsewhere, removeThroughHosted } from './sync/people.js';
 import { registerAccessLookup } from './kernel/access.js';
 import { registerEntityLinks } from './kernel/entity-links.js';

@@ -1,5 +1,6 @@
 // What other modules and the kernel use of auth (the module itself is registered in modules.ts).
 export { memberRoleOf } from './member-role.js';
+export { authRoutes } from './routes.js';
 export { roleAllows, ROLES, type Role } from '../kernel/permissions.js';
 export { actorOf, credentialsOf } from './authenticate.js';
 export { registerHostedPeople, type HostedPeople } from './hosted-people.js';
@@ -14,4 +15,4 @@ export { applyPeople, PEOPLE_TABLE, personIdOf } from './people.js';
 export { authenticate } from './authenticate.js';
 export { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 export { publicUser, startSession } from './accounts.js';
-export { emailSchema, passwordSchema, userSchema } from './schemas.js';
+export { emailSchema, invitationCreated, invitationSchema, passwordSchema, userSchema, type InvitationCreated } from './schemas.js';

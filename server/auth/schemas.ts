@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { invitationCreated } from '../sync/protocol.js';
 import { PERMISSIONS, ROLES, SCOPES } from '../kernel/permissions.js';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email({ message: 'A valid e-mail address is required' })).meta({ example: 'ada@example.com' });
@@ -12,6 +11,23 @@ export const acceptInviteBody = z.object({ token: z.string().min(10).max(200), p
 
 export const userSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string(), createdAt: z.string() }).meta({ id: 'User' });
 export const roleSchema = z.enum(ROLES);
+
+/** An invitation as devices see it; `code` and `joinUrl` only in the answer that made (or renewed) it. */
+export const invitationSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: roleSchema,
+  accountId: z.uuid().nullable(),
+  state: z.enum(['sent', 'accepted', 'expired', 'revoked']),
+  createdAt: z.string().nullable(),
+  expiresAt: z.string(),
+  acceptedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  mailedAt: z.string().nullable(),
+});
+export const invitationCreated = invitationSchema.extend({ code: z.string(), joinUrl: z.string(), mailed: z.boolean() });
+export type InvitationCreated = z.infer<typeof invitationCreated>;
 export const permissionSchema = z.enum(PERMISSIONS);
 export const scopeSchema = z.enum(SCOPES);
 export const entitySchema = z.object({ id: z.uuid(), name: z.string(), createdAt: z.string(), updatedAt: z.string() }).meta({ id: 'Entity' });

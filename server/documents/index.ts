@@ -49,3 +49,9 @@ export { documentsInFolders } from './placement.js';
 export { searchDocuments } from './search-hits.js';
 export { html as mailHtml, text as mailText } from './notify.js';
 export { UNKNOWN_LINK_RATE } from './sign-routes.js';
+// What the hosted instance's signing pages and mail use of documents.
+export { signBody, signingViewSchema, tokenParams } from './request-schemas.js';
+export { setPdfHeaders } from './send-pdf.js';
+export { signedName } from './signed-copy.js';
+export { signedCopyMailContent, signingMailContent } from './notify.js';
+export { signingUrl } from './signers.js';

@@ -1,13 +1,13 @@
-import { publicPagesUrl } from '../sync/public-pages.js';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable, Tx } from '../db/tx.js';
-import { randomToken, sha256Hex } from '../auth/passwords.js';
+import { randomToken, sha256Hex } from '../auth/index.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
 import type { Accessor } from '../folders/index.js';
+import { entityLinks } from '../kernel/entity-links.js';
 import { appendAudit } from './audit.js';
 import { assertStatus, getRequestDetail, getVisibleRequest, type RequestMeta, type RequestRow, type SignerRow } from './requests.js';
 import type { signerInput, updateSignerBody } from './request-schemas.js';
@@ -104,7 +104,7 @@ export function signerToken(ctx: Context, tx: Tx, s: SignerRow): string {
  * signs on this device; else the address the request was sent from, or `fallback`.
  */
 export function linkBaseOf(ctx: Context, r: RequestRow, fallback: string, purpose: 'shared' | 'in_person' = 'shared'): string {
-  if (r.publicSigning) return purpose === 'in_person' ? fallback : (publicPagesUrl(ctx, r.entityId) ?? r.linkBaseUrl ?? fallback);
+  if (r.publicSigning) return purpose === 'in_person' ? fallback : (entityLinks().linkOf(ctx.db, r.entityId)?.publicUrl ?? r.linkBaseUrl ?? fallback);
   return r.linkBaseUrl ?? fallback;
 }
 

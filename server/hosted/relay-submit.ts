@@ -9,6 +9,7 @@ import type { Hex } from 'viem';
 import { z } from 'zod';
 import { BadRequestError, ConflictError } from '../http/errors.js';
 import { assertRelayable, loadBundler, loadRelay, relayBody, type ChainConfig } from '../wallet/index.js';
+import { encodeTransactCall, parseRelayBundle } from '../privacy/index.js';
 import type { HostedContext } from './context.js';
 import { requireRelayChain, type HostedRelay } from './relay-config.js';
 import { checkQuote } from './relay-quote.js';
@@ -73,11 +74,8 @@ async function settledJob(h: HostedContext, chain: string, key: string): Promise
 }
 
 async function submit(relay: HostedRelay, chain: ChainConfig, body: TransferBody): Promise<Hex> {
-  const [{ parseRelayBundle }, { encodeTransactCall }, { prepareCalls, sendPrepared }] = await Promise.all([
-    import('../privacy/relay-bundle.js'),
-    import('../privacy/pool-client.js'),
-    loadBundler(),
-  ]);
+  // The privacy library is loaded already (the wallet's routes use it); the bundler at the first relay.
+  const { prepareCalls, sendPrepared } = await loadBundler();
   let data: Hex;
   try {
     // Lower-case addresses: a wrong EIP-55 checksum is no reason to refuse a bundle (or to log its fields in an error).

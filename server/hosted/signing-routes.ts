@@ -4,9 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Router } from 'express';
-import { signBody, signingViewSchema, tokenParams } from '../documents/request-schemas.js';
-import { setPdfHeaders } from '../documents/send-pdf.js';
-import { UnknownSigningLinkError } from '../documents/index.js';
+import { setPdfHeaders, signBody, signingViewSchema, tokenParams, UnknownSigningLinkError } from '../documents/index.js';
 import { createRateLimiter, withLimit } from '../http/rate-limit.js';
 import { sendBlob } from './blob-http.js';
 import type { HostedContext } from './context.js';

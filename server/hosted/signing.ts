@@ -5,9 +5,7 @@
 // own changes, with time, IP and user agent, and they reach the devices as any other device's do. The request is
 // completed and sealed by an owner's device, which holds the seal key; this instance never does.
 import type { z } from 'zod';
-import { declineRequest, expireRequest, isOverdue, recordView, signingView, signRequest, type Acting, type ClientInfo } from '../documents/index.js';
-import type { signBody } from '../documents/request-schemas.js';
-import { signedName } from '../documents/signed-copy.js';
+import { declineRequest, expireRequest, isOverdue, recordView, signedName, signingView, signRequest, type Acting, type ClientInfo, type signBody } from '../documents/index.js';
 import { NotFoundError } from '../http/errors.js';
 import type { HostedContext } from './context.js';
 import { serverTime } from './context.js';

@@ -121,22 +121,8 @@ export const joinBody = z.strictObject({ code: safeText().trim().min(6).max(64),
 
 export const invitationBody = z.strictObject({ email, role: roleSchema, name: personName.optional(), accountId: z.uuid('must be a UUID').optional() });
 
-/** An invitation as devices see it; `code` and `joinUrl` only in the answer that made (or renewed) it. */
-export const invitationSchema = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  name: z.string().nullable(),
-  role: roleSchema,
-  accountId: z.uuid().nullable(),
-  state: z.enum(['sent', 'accepted', 'expired', 'revoked']),
-  createdAt: z.string().nullable(),
-  expiresAt: z.string(),
-  acceptedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  mailedAt: z.string().nullable(),
-});
-export const invitationCreated = invitationSchema.extend({ code: z.string(), joinUrl: z.string(), mailed: z.boolean() });
-export type InvitationCreated = z.infer<typeof invitationCreated>;
+// Invitations are auth's (people of an entity); the protocol speaks them as auth defines them.
+export { invitationCreated, invitationSchema, type InvitationCreated } from '../auth/index.js';
 
 export const memberRoleBody = z.strictObject({ role: roleSchema });
 export const renameDeviceBody = z.strictObject({ name: deviceName });
