@@ -14,7 +14,8 @@ import { walletModule } from './wallet/index.js';
 import { createSyncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
 import { searchModule } from './search/index.js';
-import { hostedOnly, local, type TablePolicies } from './kernel/sync-policy.js';
+import { hostedOnly, local, registerSchemaTables, type TablePolicies } from './kernel/sync-policy.js';
+import * as schema from './schema.js';
 import type { Module } from './kernel/module.js';
 import { registerEvents } from './events/catalogue.js';
 
@@ -47,6 +48,9 @@ registerHostedPeople({ invite: inviteThroughHosted, changeRole: changeRoleThroug
 
 // Folders hold documents: the documents module's placement, handed over here so neither imports the other's files.
 registerFolderContents(documentsInFolders);
+
+// Sync policies are checked against, and sync reads, the app's tables: handed to the kernel here.
+registerSchemaTables(schema);
 
 // The event catalogue is the modules' events: handed to the kernel once, as the modules load.
 for (const m of modules) if (m.events) registerEvents(m.events);

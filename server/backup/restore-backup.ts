@@ -5,7 +5,6 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { defaultMigrationsDir, migrationsPending } from '../db/open.js';
-import * as schema from '../db/schema.js';
 import { createBlobStore } from '../blobs/store.js';
 import { createFileSecretBox, type SecretBox } from '../secrets.js';
 import { ArchiveError, extractEntry, fsyncDir, readEntry, type ArchiveEntry } from './archive.js';
@@ -69,7 +68,7 @@ function migrateRestored(file: string): Database.Database {
   sqlite.pragma('foreign_keys = ON');
   withoutSyncCapture(sqlite);
   sqlite.function('unicode_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  if (migrationsPending(sqlite, defaultMigrationsDir)) migrate(drizzle(sqlite, { schema }), { migrationsFolder: defaultMigrationsDir });
+  if (migrationsPending(sqlite, defaultMigrationsDir)) migrate(drizzle(sqlite), { migrationsFolder: defaultMigrationsDir });
   return sqlite;
 }
 

@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from './schema.js';
 import { registerCaptureFallbacks } from './capture-fallbacks.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+export type Db = BetterSQLite3Database;
 
 export const defaultMigrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -25,7 +24,7 @@ export function openDatabase(file: string, migrationsDir = defaultMigrationsDir)
   // Case-insensitive matching beyond ASCII (SQLite's own lower() folds A–Z only).
   sqlite.function('unicode_lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   registerCaptureFallbacks(sqlite);
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(sqlite);
   if (migrationsPending(sqlite, migrationsDir)) migrate(db, { migrationsFolder: migrationsDir });
   return { sqlite, db };
 }

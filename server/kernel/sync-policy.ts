@@ -1,8 +1,8 @@
 // Which tables sync. Every table of the schema has exactly one policy, declared by the module
 // that owns it (a test fails for a table without one, so a new table cannot silently stay
-// behind or silently leave the device).
+// behind or silently leave the device). The tables themselves are the app's (server/schema.ts),
+// handed over in server/modules.ts, so the kernel does not import every module's tables.
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as schema from '../db/schema.js';
 
 export type SyncPolicy =
   /**
@@ -63,11 +63,19 @@ export interface SyncedTable {
   hostedOnly: boolean;
 }
 
-/** Every table of the schema by SQL name. */
+let registered: Map<string, SQLiteTable> | null = null;
+
+/** The app hands over its schema (every module's tables; other exports are skipped), once, as the modules load. */
+export function registerSchemaTables(schema: Record<string, unknown>): void {
+  const tables = new Map<string, SQLiteTable>();
+  for (const value of Object.values(schema)) if (value instanceof SQLiteTable) tables.set(getTableConfig(value).name, value);
+  registered = tables;
+}
+
+/** Every table of the schema by SQL name: without the app's, no table could be checked or synced, so it fails. */
 export function schemaTables(): Map<string, SQLiteTable> {
-  const out = new Map<string, SQLiteTable>();
-  for (const value of Object.values(schema)) if (value instanceof SQLiteTable) out.set(getTableConfig(value).name, value);
-  return out;
+  if (!registered) throw new Error('No schema tables registered (server/modules.ts registers server/schema.ts)');
+  return new Map(registered);
 }
 
 /** The synced tables, checked: each has an entity_id column and a primary key. */
