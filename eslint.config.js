@@ -46,7 +46,7 @@ export default tseslint.config(
         { type: 'module', partialMatch: false, pattern: 'server/*', capture: ['name'] },
       ],
       'boundaries/files': [
-        { category: 'app', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/schema.ts'] },
+        { category: 'app', pattern: ['server/app.ts', 'server/modules.ts', 'server/main.ts', 'server/cli.ts', 'server/loops.ts', 'server/schema.ts', 'server/hosted/main.ts', 'server/hosted/cli.ts'] },
         { category: 'kernel', pattern: ['server/context.ts', 'server/config.ts', 'server/secrets.ts', 'server/version.ts', 'server/stop-on-exit.ts'] },
       ],
     },

@@ -14,7 +14,7 @@ import { walletModule } from './wallet/index.js';
 import { createSyncModule } from './sync/index.js';
 import { backupModule } from './backup/index.js';
 import { searchModule } from './search/index.js';
-import { hostedOnly, local, registerSchemaTables, type TablePolicies } from './kernel/sync-policy.js';
+import { hostedOnly, local, registerSchemaTables, registerTablePolicies, type TablePolicies } from './kernel/sync-policy.js';
 import * as schema from './schema.js';
 import type { Module } from './kernel/module.js';
 import { registerEvents } from './events/catalogue.js';
@@ -59,3 +59,4 @@ for (const m of modules) if (m.events) registerEvents(m.events);
 export function tablePolicies(): TablePolicies {
   return Object.assign({}, ...modules.map((m) => m.sync ?? {}));
 }
+registerTablePolicies(tablePolicies);

@@ -6,8 +6,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { getTableConfig, type SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { z } from 'zod';
 import { isSafeText, UNSAFE_TEXT_MESSAGE } from '../http/safe-text.js';
-import { tablePolicies } from '../modules.js';
-import { schemaTables, syncedTables, type SyncedTable } from '../kernel/sync-policy.js';
+import { appTablePolicies, schemaTables, syncedTables, type SyncedTable } from '../kernel/sync-policy.js';
 import { MAX_PUSH_BYTES } from '../sync/protocol.js';
 
 /** The longest text value: whatever one push can carry (a drawn signature is up to 400,000 characters). */
@@ -85,7 +84,7 @@ export function deviceTables(): Map<string, DeviceTable> {
   if (tables) return tables;
   const schema = schemaTables();
   const built = new Map<string, DeviceTable>();
-  for (const synced of syncedTables(tablePolicies())) {
+  for (const synced of syncedTables(appTablePolicies())) {
     const table = schema.get(synced.name)!;
     const keyOf = new Map(Object.entries(getTableColumns(table)).map(([key, c]) => [c.name, key]));
     const columns = new Map<string, DeviceColumn>();

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import { pino, type DestinationStream } from 'pino';
 import { v7 as uuidv7 } from 'uuid';
 import { systemClock, type Clock } from '../context.js';
+// The modules register their tables and sync policies, which the hosted instance checks pushes against.
+import '../modules.js';
 import type { HostedContext } from './context.js';
 import { openHostedStore } from './store.js';
 import { createHostedApp } from './app.js';

@@ -72,6 +72,19 @@ export function registerSchemaTables(schema: Record<string, unknown>): void {
   registered = tables;
 }
 
+let registeredPolicies: (() => TablePolicies) | null = null;
+
+/** The app hands over every module's table policies (the hosted instance checks pushed rows against them). */
+export function registerTablePolicies(policies: () => TablePolicies): void {
+  registeredPolicies = policies;
+}
+
+/** Every table's sync policy, from the modules that own them, as the app registered them. */
+export function appTablePolicies(): TablePolicies {
+  if (!registeredPolicies) throw new Error('No table policies registered (server/modules.ts registers the modules\')');
+  return registeredPolicies();
+}
+
 /** Every table of the schema by SQL name: without the app's, no table could be checked or synced, so it fails. */
 export function schemaTables(): Map<string, SQLiteTable> {
   if (!registered) throw new Error('No schema tables registered (server/modules.ts registers server/schema.ts)');
