@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import type { Tx } from '../db/tx.js';
 import { listMembers, getEntity } from '../auth/index.js';
-import { queueMail, purposeKeyOf } from '../mail/index.js';
+import { queueMail, purposeKeyOf, signingMailRef } from '../mail/index.js';
 import { notify } from '../notifications/index.js';
 import type { RequestRow, SignerRow } from './requests.js';
 import { linkBaseOf, signerToken, signingUrl } from './signers.js';
@@ -31,7 +31,7 @@ const actionWord: Record<string, string> = { signer: 'sign', approver: 'approve'
 export function queueSigningMail(ctx: Context, tx: Tx, r: RequestRow, s: SignerRow, kind: 'invite' | 'reminder'): string {
   const sender = r.createdByName ?? getEntity(ctx, r.entityId).name;
   const mail = signingMailContent(r, s, sender, kind, linkOf(ctx, tx, r, s));
-  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, ...mail, ref: { kind: kind === 'invite' ? 'signing_invite' : 'signing_reminder', requestId: r.id, signerId: s.id } });
+  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, ...mail, ref: signingMailRef(kind === 'invite' ? 'signing_invite' : 'signing_reminder', r.id, s.id) });
 }
 
 /** The invitation or reminder itself (the hosted instance sends the same one). Pure. */
@@ -68,13 +68,13 @@ export function queueCompletedMails(ctx: Context, tx: Tx, r: RequestRow, all: Si
     seen.add(s.email.toLowerCase());
     const lines = [`Hello ${s.name},`, `Everyone has signed "${r.title}". The signed document, sealed with a certificate of completion, is ready.`];
     const link = { url: linkOf(ctx, tx, r, s), label: 'Download the signed document' };
-    queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: { kind: 'signing_completed', requestId: r.id, signerId: s.id }, purposeKey: completedPurpose(r.id, s.email) });
+    queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Completed: "${r.title}"`, text: text(lines, link), html: html(lines, link), ref: signingMailRef('signing_completed', r.id, s.id), purposeKey: completedPurpose(r.id, s.email) });
   }
 }
 
 export function queueCancelledMail(ctx: Context, tx: Tx, r: RequestRow, s: SignerRow): string {
   const lines = [`Hello ${s.name},`, `"${r.title}" has been cancelled by the sender. No further action is needed.`];
-  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Cancelled: "${r.title}"`, text: text(lines), html: html(lines), ref: { kind: 'signing_cancelled', requestId: r.id, signerId: s.id } });
+  return queueMail(ctx, tx, { entityId: r.entityId, to: s.email, subject: `Cancelled: "${r.title}"`, text: text(lines), html: html(lines), ref: signingMailRef('signing_cancelled', r.id, s.id) });
 }
 
 /** Tells the request's creator (in-app notification and e-mail) (or, for requests made with an API key, the owners) what happened. */

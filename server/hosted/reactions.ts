@@ -8,7 +8,7 @@ import { numberTickets } from './ticket-numbers.js';
 import { queueWebhookJobs } from './webhook-jobs.js';
 
 export const appendReactions: readonly AppendReaction[] = [
-  (h, tx, entityId, _deviceId, accepted) => reactToChanges(tx, h, entityId, accepted),
+  (h, tx, entityId, _deviceId, accepted) => reactToChanges(h, tx, entityId, accepted),
   // The hosted instance's own changes (the final numbers among them) number nothing again.
   async (h, tx, entityId, deviceId, accepted) => {
     if (deviceId !== HOSTED_DEVICE_ID) await numberTickets(h, tx, entityId, accepted);

@@ -46,7 +46,7 @@ function hostedOutbox(tx: HostedTx): MailOutbox<Promise<boolean>, HostedMailToQu
 }
 
 /** Queues a mail once per purpose; `nth` tells the reminders of one signer apart. Returns whether it was new. */
-export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string; nth?: number }): Promise<boolean> {
+export async function queueHostedMail(h: HostedContext, tx: HostedTx, mail: { entityId: string; kind: MailKind; requestId: string; signerId: string; nth?: number }): Promise<boolean> {
   const ref = signingMailRef(mail.kind, mail.requestId, mail.signerId);
   return enqueueMail(hostedOutbox(tx), { entityId: mail.entityId, ref, purposeKey: signingPurposeKey(ref, mail.nth) }, serverTime(h));
 }
@@ -55,13 +55,13 @@ export async function queueHostedMail(tx: HostedTx, h: HostedContext, mail: { en
  * Called inside every push with the changes just accepted: a request that a device completed
  * after signing on the public pages gets everyone's signed copy queued, in the same transaction.
  */
-export async function reactToChanges(tx: HostedTx, h: HostedContext, entityId: string, accepted: Change[]): Promise<void> {
+export async function reactToChanges(h: HostedContext, tx: HostedTx, entityId: string, accepted: Change[]): Promise<void> {
   let queued = false;
   for (const c of accepted) {
     if (c.table !== 'signature_requests' || c.columns.status !== 'completed') continue;
     const r = await mirroredRow(tx, entityId, 'signature_requests', c.rowId);
     if (!r || r.status !== 'completed' || !isTrue(r.public_signing)) continue;
-    for (const s of await mirroredRowsOfRequest(tx, entityId, 'signers', c.rowId)) await queueHostedMail(tx, h, { entityId, kind: 'signed_copy', requestId: c.rowId, signerId: String(s.id) });
+    for (const s of await mirroredRowsOfRequest(tx, entityId, 'signers', c.rowId)) await queueHostedMail(h, tx, { entityId, kind: 'signed_copy', requestId: c.rowId, signerId: String(s.id) });
     queued = true;
   }
   // Sent just after this commit, not at the next tick (a wake that comes too early finds nothing and the tick sends it).
@@ -219,7 +219,7 @@ async function queueDueReminders(h: HostedContext): Promise<number> {
         const all = (await mirroredRowsOfRequest(tx, r.entityId, 'signers', r.rowId)).map((d) => asRow<SignerRow>('signers', d));
         for (const s of signersWhoseTurn(asRow<RequestRow>('signature_requests', r.data), all)) {
           if (!reminderDue(s, now)) continue;
-          if (await queueHostedMail(tx, h, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
+          if (await queueHostedMail(h, tx, { entityId: r.entityId, kind: 'signing_reminder', requestId: r.rowId, signerId: s.id, nth: s.remindersSent + 1 })) queued++;
         }
       });
     } catch (err) {

@@ -60,7 +60,7 @@ export async function submitSigning(h: HostedContext, token: string, body: z.out
     if (body.action === 'decline') declineRequest(store, body.reason, act);
     else signRequest(store, body.fields, act);
     // Sequential order: whoever's turn comes next is invited from here (their link is made when the mail goes out).
-    for (const o of next) await queueHostedMail(tx, h, { entityId: l.entityId, kind: 'signing_invite', requestId: l.r.id, signerId: o.id });
+    for (const o of next) await queueHostedMail(h, tx, { entityId: l.entityId, kind: 'signing_invite', requestId: l.r.id, signerId: o.id });
     return { changes: changes(), result: next.length > 0 };
   });
   if (invited) h.mail?.wake();
