@@ -27,7 +27,7 @@ type Block = { number: bigint; hash: string };
 /** The block another chain's indexer last reached, or null while it has none (not synced yet, or reset). */
 export type PeerBlock = (chainName: string) => Block | null;
 /** A chain of the reconciled currency and the block its balances are read at (null: not indexed yet). */
-type Reading = { chain: ChainConfig; block: bigint | null };
+export type Reading = { chain: ChainConfig; block: bigint | null };
 
 const nativeCurrency = (chain: ChainConfig) => ledgerCurrency({ address: '0x0000000000000000000000000000000000000000', symbol: chain.nativeSymbol, decimals: 18 });
 
@@ -52,20 +52,24 @@ function readingsOf(ctx: Context, chain: ChainConfig, at: Block, currency: strin
 /**
  * The native balance of the entity's addresses on those chains (one address on one chain id counts
  * once); null when it has none, or one of them is on a chain not indexed yet — the total would be
- * short, so the next pass reconciles instead.
+ * short, so the next pass reconciles instead. `newest`: an address on a chain that two readings
+ * share is read at the later of their blocks (the relayer, whose balance no indexer posts: reading
+ * it at the older block after a newer one was booked would undo that booking as a deposit); else
+ * at the first reading's (the business account, whose shields this chain's indexer posted up to it).
  */
-async function balanceOnChains(readings: Reading[], addressOn: (chainName: string) => string | null): Promise<bigint | null> {
-  const seen = new Set<string>();
-  const reads: Promise<bigint>[] = [];
+export async function balanceOnChains(readings: Reading[], addressOn: (chainName: string) => string | null, at: 'first' | 'newest' = 'first'): Promise<bigint | null> {
+  const reads = new Map<string, { chain: ChainConfig; address: string; block: bigint | null }>();
   for (const { chain, block } of readings) {
     const address = addressOn(chain.name);
-    const key = `${chain.chainId}|${address?.toLowerCase()}`;
-    if (!address || seen.has(key)) continue;
-    if (block === null) return null;
-    seen.add(key);
-    reads.push(publicClientFor(chain).getBalance({ address: address as Address, blockNumber: block }));
+    if (!address) continue;
+    const key = `${chain.chainId}|${address.toLowerCase()}`;
+    const seen = reads.get(key);
+    if (!seen) reads.set(key, { chain, address, block });
+    else if (at === 'newest' && seen.block !== null && block !== null && block > seen.block) seen.block = block;
   }
-  return reads.length === 0 ? null : (await Promise.all(reads)).reduce((a, b) => a + b, 0n);
+  if (reads.size === 0 || [...reads.values()].some((r) => r.block === null)) return null;
+  const balances = await Promise.all([...reads.values()].map((r) => publicClientFor(r.chain).getBalance({ address: r.address as Address, blockNumber: r.block! })));
+  return balances.reduce((a, b) => a + b, 0n);
 }
 
 async function reconcileChain(ctx: Context, chain: ChainConfig, at: Block | null, options: { afterReset?: boolean; peerBlock?: PeerBlock }): Promise<void> {
@@ -105,7 +109,7 @@ async function reconcileChain(ctx: Context, chain: ChainConfig, at: Block | null
  * to submit the business's private transfers (relayer_gas_paid, a network fee).
  */
 async function reconcileRelayer(ctx: Context, chain: ChainConfig, entityId: string, currency: string, at: Block, readings: Reading[], afterReset: boolean): Promise<void> {
-  const onChain = await balanceOnChains(readings, (name) => knownRelayerAddress(ctx, entityId, name));
+  const onChain = await balanceOnChains(readings, (name) => knownRelayerAddress(ctx, entityId, name), 'newest');
   if (onChain === null) return;
   const delta = onChain - booked(ctx, entityId, currency, ACC.relayerAccount);
   if (delta === 0n) return;

@@ -8,6 +8,8 @@ import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { startDevnet, deployPool, type Devnet } from '../helpers/devnet.js';
 import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { closeProver } from '../../server/wallet/index.js';
+import { chainRegistry } from '../../server/wallet/chains.js';
+import { balanceOnChains, type Reading } from '../../server/wallet/public-reconcile.js';
 import { shieldedPoolAbi, testTokenAbi } from '../../server/privacy/contract-abis.js';
 
 let devnet: Devnet;
@@ -263,6 +265,12 @@ describe('shielded transfers on the devnet', () => {
     });
     expect(relayerInBooks).toBeLessThan(parseEther('5'));
     expect(ledgerPayloads(a.entityId, 'relayer_gas_paid')).toEqual([expect.objectContaining({ chain: 'local' })]);
+    // Two pools on one chain: a reconcile of the pool whose indexer is behind reads the relayer at
+    // the newer block the other reached (read at its own, it undid the booked gas as a "deposit").
+    const chains = chainRegistry(server.ctx).chains;
+    const head = await devnet.publicClient.getBlockNumber();
+    const readings: Reading[] = [{ chain: chains.get('harness')!, block: 1n }, { chain: chains.get('local')!, block: head }];
+    expect(await balanceOnChains(readings, () => relayerA, 'newest')).toBe(await devnet.publicClient.getBalance({ address: relayerA, blockNumber: head }));
   }, 120_000);
 
   it('refuses a transfer beyond the shielded balance', async () => {
