@@ -63,7 +63,6 @@ export async function runDesktop(electron: ElectronApi, paths: DesktopPaths, opt
 
   registerIpc(ipcMain, {
     version: VERSION,
-    dataDir,
     shell,
     notify: (title, body) => new Notification({ title, body }).show(),
   });

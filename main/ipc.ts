@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { IpcMain, Shell } from 'electron';
 import { isExternalHttpUrl } from './window.js';
 
 export interface IpcDeps {
   version: string;
-  dataDir: string;
-  shell: Pick<Shell, 'openExternal' | 'showItemInFolder'>;
+  shell: Pick<Shell, 'openExternal'>;
   notify(title: string, body: string): void;
 }
 
@@ -19,12 +17,5 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, deps: IpcDeps): vo
   ipcMain.handle('bureau:open-external', async (_e, url: unknown) => {
     if (typeof url !== 'string' || !isExternalHttpUrl(url)) throw new Error('Only http(s) links can be opened');
     await deps.shell.openExternal(url);
-  });
-  ipcMain.handle('bureau:reveal-file', (_e, file: unknown) => {
-    if (typeof file !== 'string') throw new Error('reveal(file) takes a path');
-    const resolved = path.resolve(deps.dataDir, file);
-    // Only files Bureau itself keeps can be revealed.
-    if (resolved !== deps.dataDir && !resolved.startsWith(deps.dataDir + path.sep)) throw new Error('Only files in the Bureau data folder can be revealed');
-    deps.shell.showItemInFolder(resolved);
   });
 }

@@ -5,7 +5,6 @@ const bureau = {
   version: (): Promise<string> => ipcRenderer.invoke('bureau:version'),
   notify: (title: string, body: string): Promise<void> => ipcRenderer.invoke('bureau:notify', title, body),
   openExternal: (url: string): Promise<void> => ipcRenderer.invoke('bureau:open-external', url),
-  revealFile: (file: string): Promise<void> => ipcRenderer.invoke('bureau:reveal-file', file),
 };
 
 export type BureauBridge = typeof bureau;

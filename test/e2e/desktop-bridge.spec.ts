@@ -13,7 +13,6 @@ test('native notification while away, outside links through the bridge', async (
         version: async () => '0.0.0-test',
         notify: async (title: string, body: string) => void calls.push(['notify', title, body]),
         openExternal: async (url: string) => void calls.push(['openExternal', url]),
-        revealFile: async (file: string) => void calls.push(['revealFile', file]),
       },
     });
     // Another application has the focus.
