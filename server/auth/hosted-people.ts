@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Role } from '../kernel/permissions.js';
 import type { addMemberResponse } from './schemas.js';
+import { definePort } from '../kernel/port.js';
 
 export type HostedInvitation = NonNullable<z.infer<typeof addMemberResponse>['invitation']>;
 
@@ -19,14 +20,7 @@ export interface HostedPeople {
   passwordChangedElsewhere(ctx: Context, userId: string, password: string): Promise<boolean>;
 }
 
-let registered: HostedPeople | null = null;
-
-export function registerHostedPeople(people: HostedPeople): void {
-  registered = people;
-}
-
 /** The registered people operations: without them a password could not even be changed here, so it fails. */
-export function hostedPeople(): HostedPeople {
-  if (!registered) throw new Error('No hosted people registered (server/modules.ts registers the sync module\'s)');
-  return registered;
-}
+const port = definePort<HostedPeople>('hosted people (server/modules.ts registers the sync module\'s)');
+export const registerHostedPeople = port.register;
+export const hostedPeople = port.get;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { searchTextParam } from '../db/fts.js';
+import { optInPaging } from '../http/cursor.js';
 
 export const pageSizeSchema = z.object({ width: z.number(), height: z.number() }).meta({ id: 'PageSize', description: 'Page size in PDF points (1/72 in) as displayed (rotation applied)' });
 
@@ -36,14 +37,7 @@ export const listDocumentsQuery = z.object({
     .meta({ description: 'Only documents of this folder, in its manual order (`root` = unfiled documents). Without it: every visible document, newest first.' }),
   search: z.string().trim().max(200).optional().meta({ description: 'Case-insensitive substring of the name' }),
   q: searchTextParam("documents whose name or PDF text (read in the background after the upload, so found a moment later than the name)"),
-  limit: z.coerce
-    .number('must be a number')
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(200, 'must be at most 200')
-    .optional()
-    .meta({ description: 'Page size (1–200). Paging is opt-in: without `limit` and `cursor` every matching document is returned.' }),
-  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50).' }),
+  ...optInPaging('document'),
 });
 export const updateDocumentBody = z.object({
   entityId: z.uuid().optional(),

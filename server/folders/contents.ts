@@ -2,6 +2,7 @@
 // the placement that module hands over at composition (server/modules.ts), so it never imports it.
 import type { Context } from '../context.js';
 import type { Queryable } from '../db/tx.js';
+import { definePort } from '../kernel/port.js';
 
 export interface FolderContents {
   /** How many items the folders hold. */
@@ -12,14 +13,7 @@ export interface FolderContents {
   reorder(ctx: Context, entityId: string, folderId: string, itemIds: string[], now: string): string[];
 }
 
-let registered: FolderContents | null = null;
-
-export function registerFolderContents(contents: FolderContents): void {
-  registered = contents;
-}
-
 /** The registered placement: without one a folder delete would strand what it holds, so it fails. */
-export function folderContents(): FolderContents {
-  if (!registered) throw new Error('No folder contents registered (server/modules.ts registers the documents placement)');
-  return registered;
-}
+const port = definePort<FolderContents>('folder contents (server/modules.ts registers the documents placement)');
+export const registerFolderContents = port.register;
+export const folderContents = port.get;

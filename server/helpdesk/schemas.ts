@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entityIdField } from '../http/entity-scope.js';
+import { optInPaging } from '../http/cursor.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -154,14 +155,7 @@ export const listTicketsQuery = z.object({
     .meta({ description: 'Full-text search: tickets whose subject, description, contact, number or any message contains every word (a word matches words it begins, ignoring case and accents).' }),
   ticketNumber: z.string().trim().max(40, 'must be at most 40 characters').optional().meta({ description: 'Case-insensitive substring of the ticket number (e.g. `1042` or `abc-1042`).' }),
   contact: z.string().trim().max(200, 'must be at most 200 characters').optional().meta({ description: "Case-insensitive substring of the contact's name or e-mail." }),
-  limit: z.coerce
-    .number('must be a number')
-    .int('must be an integer')
-    .min(1, 'must be at least 1')
-    .max(200, 'must be at most 200')
-    .optional()
-    .meta({ description: 'Page size (1–200). Paging is opt-in: without `limit` and `cursor` every matching ticket is returned.' }),
-  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50).' }),
+  ...optInPaging('ticket'),
 });
 export type ListTicketsQuery = z.output<typeof listTicketsQuery>;
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BadRequestError } from './errors.js';
 
 /**
@@ -20,4 +21,21 @@ export function decodeCursor(cursor: string): KeysetPosition {
     // fall through
   }
   throw new BadRequestError('cursor is not valid');
+}
+
+/**
+ * The query fields of a list whose paging is opt-in (the spec's lists answer everything unpaged):
+ * `limit` and `cursor`, the next page's cursor in `x-next-cursor`. `items` names what is listed.
+ */
+export function optInPaging(items: string) {
+  return {
+    limit: z.coerce
+      .number('must be a number')
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(200, 'must be at most 200')
+      .optional()
+      .meta({ description: `Page size (1–200). Paging is opt-in: without \`limit\` and \`cursor\` every matching ${items} is returned.` }),
+    cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50).' }),
+  };
 }

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from '../context.js';
 import type { Role } from './permissions.js';
+import { definePort } from './port.js';
 
 export type Auth =
   | { kind: 'session'; userId: string; sessionId: string; email: string; name: string }
@@ -16,14 +17,7 @@ export interface AccessLookup {
   memberRoleOf(ctx: Pick<Context, 'sqlite'>, entityId: string, userId: string): Role | undefined;
 }
 
-let registered: AccessLookup | null = null;
-
-export function registerAccessLookup(lookup: AccessLookup): void {
-  registered = lookup;
-}
-
 /** The registered lookup: without one no request could be authorised, so it fails. */
-export function accessLookup(): AccessLookup {
-  if (!registered) throw new Error('No access lookup registered (server/modules.ts registers the auth module\'s)');
-  return registered;
-}
+const port = definePort<AccessLookup>('access lookup (server/modules.ts registers the auth module\'s)');
+export const registerAccessLookup = port.register;
+export const accessLookup = port.get;

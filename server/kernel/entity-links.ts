@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import type { Queryable } from '../db/tx.js';
+import { definePort } from './port.js';
 
 /** An entity's link to its hosted instance, as this device holds it. */
 export interface EntityLink {
@@ -30,14 +31,7 @@ export interface EntityLinks {
   hostedStatusOf(err: unknown): number | undefined;
 }
 
-let registered: EntityLinks | null = null;
-
-export function registerEntityLinks(links: EntityLinks): void {
-  registered = links;
-}
-
 /** The registered links: without them a module could not tell a linked entity from another, so it fails. */
-export function entityLinks(): EntityLinks {
-  if (!registered) throw new Error('No entity links registered (server/modules.ts registers the sync module\'s)');
-  return registered;
-}
+const port = definePort<EntityLinks>("entity links (server/modules.ts registers the sync module's)");
+export const registerEntityLinks = port.register;
+export const entityLinks = port.get;

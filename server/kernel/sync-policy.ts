@@ -3,6 +3,7 @@
 // behind or silently leave the device). The tables themselves are the app's (server/schema.ts),
 // handed over in server/modules.ts, so the kernel does not import every module's tables.
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { definePort } from './port.js';
 
 export type SyncPolicy =
   /**
@@ -63,33 +64,24 @@ export interface SyncedTable {
   hostedOnly: boolean;
 }
 
-let registered: Map<string, SQLiteTable> | null = null;
+const schemaPort = definePort<Map<string, SQLiteTable>>('schema tables (server/modules.ts registers server/schema.ts)');
+const policiesPort = definePort<() => TablePolicies>("table policies (server/modules.ts registers the modules')");
 
 /** The app hands over its schema (every module's tables; other exports are skipped), once, as the modules load. */
 export function registerSchemaTables(schema: Record<string, unknown>): void {
   const tables = new Map<string, SQLiteTable>();
   for (const value of Object.values(schema)) if (value instanceof SQLiteTable) tables.set(getTableConfig(value).name, value);
-  registered = tables;
+  schemaPort.register(tables);
 }
-
-let registeredPolicies: (() => TablePolicies) | null = null;
 
 /** The app hands over every module's table policies (the hosted instance checks pushed rows against them). */
-export function registerTablePolicies(policies: () => TablePolicies): void {
-  registeredPolicies = policies;
-}
+export const registerTablePolicies = policiesPort.register;
 
 /** Every table's sync policy, from the modules that own them, as the app registered them. */
-export function appTablePolicies(): TablePolicies {
-  if (!registeredPolicies) throw new Error('No table policies registered (server/modules.ts registers the modules\')');
-  return registeredPolicies();
-}
+export const appTablePolicies = (): TablePolicies => policiesPort.get()();
 
 /** Every table of the schema by SQL name: without the app's, no table could be checked or synced, so it fails. */
-export function schemaTables(): Map<string, SQLiteTable> {
-  if (!registered) throw new Error('No schema tables registered (server/modules.ts registers server/schema.ts)');
-  return new Map(registered);
-}
+export const schemaTables = (): Map<string, SQLiteTable> => new Map(schemaPort.get());
 
 /** The synced tables, checked: each has an entity_id column and a primary key. */
 export function syncedTables(policies: TablePolicies): SyncedTable[] {
