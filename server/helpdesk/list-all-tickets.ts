@@ -1,17 +1,9 @@
-import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { readInWorker, readPool } from '../db/read-pool.js';
 import { JsonText } from '../http/write-json.js';
 import type { ListTicketsQuery } from './schemas.js';
 import type { Ticket } from './present.js';
-import { asTickets, listTickets, TICKET_COLUMNS, TICKET_ORDER, ticketFilter } from './tickets.js';
-
-const probes = new WeakMap<Context['sqlite'], Statement>();
-function moreThanInline(ctx: Context): Statement {
-  let probe = probes.get(ctx.sqlite);
-  if (!probe) probes.set(ctx.sqlite, (probe = ctx.sqlite.prepare('select 1 from helpdesk_tickets where entity_id = ? limit 1 offset ?')));
-  return probe;
-}
+import { asTickets, listStatement, listTickets, TICKET_COLUMNS, TICKET_ORDER, ticketFilter } from './tickets.js';
 
 /**
  * The spec's unpaged list: every matching ticket, newest first, as the JSON array the contract
@@ -23,7 +15,7 @@ function moreThanInline(ctx: Context): Statement {
 export async function listAllTicketsJson(ctx: Context, entityId: string, q: ListTicketsQuery, onTotal: (total: number) => void): Promise<JsonText<Ticket[]>> {
   const { where, args, shape } = ticketFilter(entityId, q);
   const inlineRows = readPool(ctx)?.inlineRows ?? 0;
-  if (shape === '' && inlineRows > 0 && !moreThanInline(ctx).get(entityId, inlineRows)) {
+  if (shape === '' && inlineRows > 0 && !listStatement(ctx, 'more-than', () => 'select 1 from helpdesk_tickets where entity_id = ? limit 1 offset ?').get(entityId, inlineRows)) {
     const { items, total } = listTickets(ctx, entityId, q);
     onTotal(total);
     return new JsonText<Ticket[]>(JSON.stringify(items));

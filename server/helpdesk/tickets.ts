@@ -114,7 +114,7 @@ export const asTickets = (rows: unknown[]) => (rows as (Omit<Ticket, 'numberProv
 /** The list's statements, prepared once per database and filter shape (the list is a hot path). */
 const listStatements = new WeakMap<Context['sqlite'], Map<string, Statement>>();
 
-function listStatement(ctx: Context, shape: string, build: () => string): Statement {
+export function listStatement(ctx: Context, shape: string, build: () => string): Statement {
   let byShape = listStatements.get(ctx.sqlite);
   if (!byShape) listStatements.set(ctx.sqlite, (byShape = new Map()));
   let stmt = byShape.get(shape);
