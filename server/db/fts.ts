@@ -25,6 +25,20 @@ export function ftsQueryOf(text: string): string | null {
   return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
 }
 
+/** An index row's entity, as the one token its `entity` column holds (migration 0030). */
+export function entityToken(entityId: string): string {
+  return `e${Buffer.from(entityId, 'utf8').toString('hex')}`;
+}
+
+/**
+ * The FTS5 query for `words` (from ftsQueryOf) in an index's text `columns`, among one entity's
+ * rows: the entity is matched inside the index, so no join tells entities apart. Users' words are
+ * never matched against the entity column.
+ */
+export function entityMatch(entityId: string, columns: string, words: string): string {
+  return `entity : "${entityToken(entityId)}" AND {${columns}} : (${words})`;
+}
+
 /** Marks FTS5's snippet() puts around matched words: control characters no stored text holds. */
 export const MATCH_OPEN = '\u0002';
 export const MATCH_CLOSE = '\u0003';
@@ -92,3 +106,59 @@ export const SNIPPET_ARGS = "char(2), char(3), '…', 12";
  * (which stops early for a common word). A rare word then never scans the whole list.
  */
 export const FEW_MATCHES = 1000;
+
+/** An index's key per creation millisecond (migration 0030): rows of one millisecond take consecutive keys. */
+const KEYS_PER_MS = 2048;
+
+/** A full-text index keyed by time (migration 0030), and the map from its keys to the rows it indexes. */
+export interface TimeKeyedIndex {
+  fts: string;
+  docs: string;
+  /** The map's column naming the indexed row. */
+  idColumn: string;
+}
+
+/** How many rows of the entity match: FTS5 alone counts them (the entity is in the match). */
+export function countMatches(sqlite: Database.Database, index: TimeKeyedIndex, match: string): number {
+  return (prepared(sqlite, `select count(*) as n from ${index.fts} where ${index.fts} match ?`).get(match) as { n: number }).n;
+}
+
+/** Candidates read from the index per step at most (each step re-reads the rows found so far). */
+const MAX_STEP = 4096;
+
+/**
+ * The first `want` matching rows in a list's order (created_at desc, id desc), read by walking the
+ * index newest first and stopping early: with a common word the list's first page costs a few
+ * dozen index rows instead of every match. `before` (a cursor's createdAt) starts the walk at its
+ * millisecond. `rowsOf(ids)` reads the candidates found so far, with the list's other conditions
+ * (the cursor's exact position), in the list's order, at most `want`.
+ *
+ * Why it is exact: a key's millisecond is never earlier than its row's creation (migration 0030),
+ * so every row not yet walked was made in or before the millisecond of the last key walked. Once
+ * the `want`-th row found is newer than that, nothing unwalked can come before it.
+ */
+export function newestMatches<R extends { createdAt: string }>(
+  sqlite: Database.Database,
+  index: TimeKeyedIndex,
+  match: string,
+  want: number,
+  before: string | undefined,
+  rowsOf: (ids: string[]) => R[],
+): R[] {
+  const step = prepared(
+    sqlite,
+    `select s.rowid as doc, d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < ? order by s.rowid desc limit ?`,
+  );
+  const startMs = before === undefined ? NaN : Date.parse(before);
+  let bound = Number.isFinite(startMs) ? (startMs + 1) * KEYS_PER_MS : Number.MAX_SAFE_INTEGER;
+  const ids: string[] = [];
+  for (let size = want + 1; ; size = Math.min(size * 4, MAX_STEP)) {
+    const got = step.all(match, bound, size) as { doc: number; id: string }[];
+    for (const g of got) ids.push(g.id);
+    if (got.length > 0) bound = got[got.length - 1].doc;
+    const rows = ids.length ? rowsOf(ids) : [];
+    if (got.length < size) return rows;
+    const lastMs = Math.floor(bound / KEYS_PER_MS);
+    if (rows.length >= want && Date.parse(rows[want - 1].createdAt) > lastMs) return rows;
+  }
+}

@@ -4,7 +4,7 @@
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
-import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
+import { countMatches, entityMatch, FEW_MATCHES, ftsQueryOf, newestMatches, prepared } from '../db/fts.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { BadRequestError } from '../http/errors.js';
 import { assertFolderAccess, visibleFolderIds, type Accessor } from '../folders/index.js';
@@ -23,14 +23,50 @@ const DEFAULT_PAGE = 50;
  * correlated with the outer row, so SQLite matches once rather than once per document.
  */
 function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
-  const match = ftsQueryOf(text);
+  const match = searchMatch(entityId, text);
   if (match === null) return sql`0`;
-  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
   if (ids.length <= FEW_MATCHES) return ids.length ? inArray(documents.id, ids) : sql`0`;
-  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match} and s.entity_id = ${entityId})`;
+  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match})`;
 }
 
-const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ? limit ?';
+/** The FTS5 query for a list's `q` among the entity's documents (their name and text); null when it has no word. */
+function searchMatch(entityId: string, text: string): string | null {
+  const words = ftsQueryOf(text);
+  return words === null ? null : entityMatch(entityId, 'name body', words);
+}
+
+const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? limit ?';
+const SEARCH_INDEX = { fts: 'documents_search', docs: 'documents_search_docs', idColumn: 'document_id' };
+
+/**
+ * A page of a search with nothing else to filter (no folder, no name search, every folder
+ * visible): read walking the index newest first and counted by FTS5 alone, so a common word's
+ * first page does not read every match. Null when the list has other filters.
+ */
+function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, query: ListDocumentsQuery, limit: number) {
+  if (query.q === undefined || query.folderId !== undefined || query.search || visibleFolderIds(ctx, entityId, accessor) !== null) return null;
+  const match = searchMatch(entityId, query.q);
+  if (match === null) return { items: [], total: 0, nextCursor: null };
+  const cursorWhere = query.cursor ? afterCursor(query.cursor, false) : undefined;
+  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, query.cursor ? decodeCursor(query.cursor)[0] : undefined, (ids) =>
+    ctx.db
+      .select()
+      .from(documents)
+      .where(and(eq(documents.entityId, entityId), inArray(documents.id, ids), cursorWhere))
+      .orderBy(desc(documents.createdAt), desc(documents.id))
+      .limit(limit + 1)
+      .all(),
+  );
+  return { ...pageOf(rows, limit, false), total: countMatches(ctx.sqlite, SEARCH_INDEX, match) };
+}
+
+/** The first `limit` of `limit + 1` rows read, and the next page's cursor when there was one more. */
+function pageOf(rows: DocumentRow[], limit: number, inFolder: boolean) {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(presentDocument), nextCursor: rows.length > limit ? encodeCursor([keyOf(last, inFolder), last.id]) : null };
+}
 
 /** The list's filters (folder, name, text, the folders the accessor may see) as conditions. */
 function documentFilter(ctx: Context, entityId: string, accessor: Accessor, query: ListDocumentsQuery): SQL | undefined {
@@ -73,10 +109,13 @@ function afterCursor(cursor: string, inFolder: boolean): SQL {
 
 /** Every matching document, or (`limit` or `cursor` given) one page, the total and the next page's cursor. */
 export function listDocuments(ctx: Context, entityId: string, accessor: Accessor, query: ListDocumentsQuery) {
+  const paged = query.limit !== undefined || query.cursor !== undefined;
+  const searched = paged ? newestSearchPage(ctx, entityId, accessor, query, query.limit ?? DEFAULT_PAGE) : null;
+  if (searched) return searched;
   const where = documentFilter(ctx, entityId, accessor, query);
   const inFolder = query.folderId !== undefined;
   const order = inFolder ? folderOrder : [desc(documents.createdAt), desc(documents.id)];
-  if (query.limit === undefined && query.cursor === undefined) {
+  if (!paged) {
     const items = ctx.db.select().from(documents).where(where).orderBy(...order).all().map(presentDocument);
     return { items, total: items.length, nextCursor: null };
   }
@@ -84,8 +123,5 @@ export function listDocuments(ctx: Context, entityId: string, accessor: Accessor
   const total = ctx.db.select({ n: sql<number>`count(*)` }).from(documents).where(where).get()?.n ?? 0;
   const pageWhere = query.cursor ? and(where, afterCursor(query.cursor, inFolder)) : where;
   const rows = ctx.db.select().from(documents).where(pageWhere).orderBy(...order).limit(limit + 1).all();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const nextCursor = rows.length > limit ? encodeCursor([keyOf(last, inFolder), last.id]) : null;
-  return { items: page.map(presentDocument), total, nextCursor };
+  return { ...pageOf(rows, limit, inFolder), total };
 }

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
-import { ftsQueryOf } from '../db/fts.js';
+import { countMatches, entityMatch, ftsQueryOf, newestMatches } from '../db/fts.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
@@ -141,14 +141,11 @@ export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: st
   if (q.categoryId) filter('c', 'category_id = ?', q.categoryId);
   if (q.search) filter('q', 'instr(search_text, ?) > 0', q.search.toLowerCase());
   if (q.q) {
-    const match = ftsQueryOf(q.q);
+    const words = ftsQueryOf(q.q);
     // Nothing to look for (only punctuation): no ticket contains it.
-    if (match === null) filter('f0', '0 = ?', 1);
-    else {
-      // Not correlated with the outer row (the entity bound again): SQLite then matches once, not once per ticket.
-      filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?)', match);
-      args.push(entityId);
-    }
+    if (words === null) filter('f0', '0 = ?', 1);
+    // Not correlated with the outer row (the entity is in the match): SQLite matches once, not once per ticket.
+    else filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?)', entityMatch(entityId, 'body', words));
   }
   if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
   if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());
@@ -168,12 +165,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     // Unpaged, the body is every matching ticket: the count is the body's length.
     return { items: rows, total: rows.length, nextCursor: null };
   }
-  // Full text alone: the index has one row per ticket (migration 0028), so its matches are the count.
-  const total =
-    shape === 'f'
-      ? (listStatement(ctx, 'count:fts', () => 'select count(*) as n from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ? and d.entity_id = ?').get(args[1], entityId) as { n: number }).n
-      : (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const limit = q.limit ?? DEFAULT_PAGE;
+  // Full text alone: the index has one row per ticket (migration 0028) and the entity is in the
+  // match, so FTS5 alone counts them, and the page is read walking the index newest first.
+  if (shape === 'f') return newestTicketsPage(ctx, entityId, args[1] as string, limit, q.cursor);
+  const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const pageArgs = [...args];
   let pageWhere = where.join(' and ');
   if (q.cursor) {
@@ -182,9 +178,31 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     pageArgs.push(createdAt, createdAt, id);
   }
   const rows = asTickets(listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1));
-  const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor([page[page.length - 1].createdAt, page[page.length - 1].id]) : null;
-  return { items: page, total, nextCursor };
+  return { ...pageOf(rows, limit), total };
+}
+
+/** The first `limit` of `limit + 1` rows read, and the next page's cursor when there was one more. */
+function pageOf(rows: Ticket[], limit: number) {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit ? encodeCursor([last.createdAt, last.id]) : null };
+}
+
+const SEARCH_INDEX = { fts: 'helpdesk_search', docs: 'helpdesk_search_docs', idColumn: 'ticket_id' };
+
+/** One page of the tickets matching an FTS5 query (scoped to the entity), after `cursor`. */
+function newestTicketsPage(ctx: Context, entityId: string, match: string, limit: number, cursor: string | undefined) {
+  const total = countMatches(ctx.sqlite, SEARCH_INDEX, match);
+  const after = cursor ? decodeCursor(cursor) : null;
+  const read = listStatement(
+    ctx,
+    `fts-page:${after ? 'c' : ''}`,
+    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where entity_id = ? and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''} ${TICKET_ORDER} limit ?`,
+  );
+  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, after?.[0], (ids) =>
+    asTickets(read.all(entityId, JSON.stringify(ids), ...(after ? [after[0], after[0], after[1]] : []), limit + 1)),
+  );
+  return { ...pageOf(rows, limit), total };
 }
 
 const PRIORITY_NAMES = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' } as const;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { FEW_MATCHES, ftsQueryOf, prepared } from '../db/fts.js';
+import { countMatches, entityMatch, FEW_MATCHES, ftsQueryOf, newestMatches, prepared } from '../db/fts.js';
 import type { Context } from '../context.js';
 import { presentEvent } from './present.js';
 import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
@@ -19,15 +19,41 @@ export interface EventFilter {
  * the index's subquery, the entity bound rather than correlated (one match, not one per event).
  */
 function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
-  const match = ftsQueryOf(text);
+  const match = searchMatch(entityId, text);
   if (match === null) return sql`0`;
-  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, entityId, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
   if (ids.length <= FEW_MATCHES) return ids.length ? inArray(ledgerEvents.id, ids) : sql`0`;
-  return sql`${ledgerEvents.id} in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ${match} and s.entity_id = ${entityId})`;
+  return sql`${ledgerEvents.id} in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ${match})`;
 }
 
-const COUNT_SQL = 'select count(*) as n from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? and s.entity_id = ?';
-const FEW_SQL = 'select s.event_id as id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? and s.entity_id = ? limit ?';
+/** The FTS5 query for the list's `q` among the entity's events; null when it has no word. */
+function searchMatch(entityId: string, text: string): string | null {
+  const words = ftsQueryOf(text);
+  return words === null ? null : entityMatch(entityId, 'body', words);
+}
+
+const FEW_SQL = 'select s.event_id as id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? limit ?';
+const SEARCH_INDEX = { fts: 'ledger_search', docs: 'ledger_search_docs', idColumn: 'event_id' };
+
+/**
+ * A page of a search with no other filter: the index has one row per event and the entity is in
+ * the match, so FTS5 alone counts them, and the page is read walking the index newest first.
+ */
+function newestSearchPage(ctx: Context, entityId: string, text: string, page: number, pageSize: number) {
+  const match = searchMatch(entityId, text);
+  if (match === null) return { events: [], total: 0, page, pageSize };
+  const want = page * pageSize;
+  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, want, undefined, (ids) =>
+    ctx.db
+      .select()
+      .from(ledgerEvents)
+      .where(and(eq(ledgerEvents.entityId, entityId), inArray(ledgerEvents.id, ids)))
+      .orderBy(desc(ledgerEvents.createdAt), desc(ledgerEvents.id))
+      .limit(want)
+      .all(),
+  );
+  return { events: rows.slice(want - pageSize).map(presentEvent), total: countMatches(ctx.sqlite, SEARCH_INDEX, match), page, pageSize };
+}
 
 function where(ctx: Context, entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {
   return and(
@@ -43,11 +69,9 @@ function where(ctx: Context, entityId: string, f: EventFilter, withStatus: boole
 
 /** One page of events, newest first (createdAt, then id). A page past the end is empty. */
 export function listEvents(ctx: Context, entityId: string, f: EventFilter & { page: number; pageSize: number }) {
+  if (f.q !== undefined && !f.postingStatus && !f.type && !f.correlationId && !f.from && !f.to) return newestSearchPage(ctx, entityId, f.q, f.page, f.pageSize);
   const cond = where(ctx, entityId, f, true);
-  const onlyText = f.q !== undefined && !f.postingStatus && !f.type && !f.correlationId && !f.from && !f.to;
-  const match = onlyText ? ftsQueryOf(f.q!) : null;
-  // Full text alone: the index has one row per event, so its matches are the count.
-  const total = match !== null ? (prepared(ctx.sqlite, COUNT_SQL).get(match, entityId) as { n: number }).n : (ctx.db.select({ n: count() }).from(ledgerEvents).where(cond).get()?.n ?? 0);
+  const total = ctx.db.select({ n: count() }).from(ledgerEvents).where(cond).get()?.n ?? 0;
   const rows = ctx.db
     .select()
     .from(ledgerEvents)

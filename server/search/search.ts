@@ -15,11 +15,11 @@ import type { SearchArea, SearchResults } from './schemas.js';
 export function searchEverything(ctx: Context, entityId: string, auth: Auth | null, q: string, limit: number): SearchResults {
   const areas = readableAreas(ctx, entityId, auth);
   // The schema refused text with no letter or digit, so there is a query.
-  const match = ftsQueryOf(q)!;
+  const words = ftsQueryOf(q)!;
   const find: Record<SearchArea, () => { hits: SearchHit[]; more: boolean }> = {
-    tickets: () => searchTickets(ctx, entityId, match, limit),
-    documents: () => searchDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), match, limit),
-    ledgerEvents: () => searchLedgerEvents(ctx, entityId, match, limit),
+    tickets: () => searchTickets(ctx, entityId, words, limit),
+    documents: () => searchDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), words, limit),
+    ledgerEvents: () => searchLedgerEvents(ctx, entityId, words, limit),
   };
   return { q, groups: areas.map((area) => ({ area, ...find[area]() })) };
 }

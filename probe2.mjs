@@ -1,0 +1,11 @@
+import Database from 'better-sqlite3';
+const db = new Database('/tmp/probe.db');
+db.exec("attach '/work/scale-full/bureau.db' as src");
+console.log(db.prepare("select sqlite_version() v").get());
+console.log(db.prepare("select count(*) n from src.ledger_events where created_at not glob '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z'").get());
+console.log(db.prepare("select count(distinct created_at) d, count(*) n from src.ledger_events").get());
+console.log(db.prepare("select count(distinct created_at) d, count(*) n from src.helpdesk_tickets").get());
+db.exec("drop table if exists ls; create virtual table ls using fts5(entity, body, tokenize = 'unicode61 remove_diacritics 2')");
+let t=performance.now();
+db.exec("insert into ls(rowid, entity, body) select (cast(round(unixepoch(e.created_at,'subsec')*1000) as integer) << 20) + (row_number() over (partition by e.created_at order by e.id)), 'e'||hex(e.entity_id), f.body from src.ledger_search f join src.ledger_search_docs d on d.doc=f.rowid join src.ledger_events e on e.id=d.event_id");
+console.log('build', performance.now()-t);
