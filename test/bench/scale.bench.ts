@@ -206,6 +206,9 @@ export default async function scaleBench() {
     const documentSearch = plain.prepare(
       `select * from documents where entity_id = ? and id in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ?) order by created_at desc, id desc`,
     );
+    const documentSearchPage = plain.prepare(
+      `select * from documents where entity_id = ? and id in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? and s.entity_id = ?) order by created_at desc, id desc limit 50`,
+    );
     const eventSearch = plain.prepare(
       `select * from ledger_events where entity_id = ? and id in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? and s.entity_id = ?) order by created_at desc, id desc limit 50`,
     );
@@ -223,6 +226,7 @@ export default async function scaleBench() {
       ['tickets, q=refund (full text)', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=refund`, () => ticketSearch.all(entityId, '"refund"*')],
       ['tickets, q=two words', `/api/helpdesk/tickets?entityId=${entityId}&limit=50&q=printer%20duplicate`, () => ticketSearch.all(entityId, '"printer"* "duplicate"*')],
       ['documents, q=refund (name, text)', `/api/documents?entityId=${entityId}&q=refund`, () => documentSearch.all(entityId, '"refund"*', entityId)],
+      ['documents, q=refund, first page', `/api/documents?entityId=${entityId}&q=refund&limit=50`, () => documentSearchPage.all(entityId, '"refund"*', entityId)],
       ['ledger events, q=invoice', `/api/ledger/events?entityId=${entityId}&q=invoice&pageSize=50`, () => [eventSearch.all(entityId, '"invoice"*', entityId), eventSearchCount.get(entityId, '"invoice"*', entityId)]],
       ['ledger events, q=INV-1234', `/api/ledger/events?entityId=${entityId}&q=INV-1234&pageSize=50`, () => [eventSearch.all(entityId, '"INV"* "1234"*', entityId), eventSearchCount.get(entityId, '"INV"* "1234"*', entityId)]],
       ['top bar search, q=refund', `/api/search?entityId=${entityId}&q=refund`, () => topBar.map((st) => st.all('"refund"*', entityId))],
