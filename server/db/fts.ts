@@ -131,7 +131,8 @@ const MAX_STEP = 4096;
  * index newest first and stopping early: with a common word the list's first page costs a few
  * dozen index rows instead of every match. `before` (a cursor's createdAt) starts the walk at its
  * millisecond. `rowsOf(ids)` reads the candidates found so far, with the list's other conditions
- * (the cursor's exact position), in the list's order, at most `want`.
+ * (the cursor's exact position), in the list's order, at most `want`. `everyMatch` is the number
+ * of matches when the walk read them all (a rare word): the caller need not count them again.
  *
  * Why it is exact: a key's millisecond is never earlier than its row's creation (migration 0030),
  * so every row not yet walked was made in or before the millisecond of the last key walked. Once
@@ -144,7 +145,7 @@ export function newestMatches<R extends { createdAt: string }>(
   want: number,
   before: string | undefined,
   rowsOf: (ids: string[]) => R[],
-): R[] {
+): { rows: R[]; everyMatch: number | null } {
   const step = prepared(
     sqlite,
     `select s.rowid as doc, d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < ? order by s.rowid desc limit ?`,
@@ -157,8 +158,9 @@ export function newestMatches<R extends { createdAt: string }>(
     for (const g of got) ids.push(g.id);
     if (got.length > 0) bound = got[got.length - 1].doc;
     const rows = ids.length ? rowsOf(ids) : [];
-    if (got.length < size) return rows;
+    // Walked to the end from the newest: every match was read, so their number is the count.
+    if (got.length < size) return { rows, everyMatch: before === undefined ? ids.length : null };
     const lastMs = Math.floor(bound / KEYS_PER_MS);
-    if (rows.length >= want && Date.parse(rows[want - 1].createdAt) > lastMs) return rows;
+    if (rows.length >= want && Date.parse(rows[want - 1].createdAt) > lastMs) return { rows, everyMatch: null };
   }
 }

@@ -49,7 +49,7 @@ function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, qu
   const match = searchMatch(entityId, query.q);
   if (match === null) return { items: [], total: 0, nextCursor: null };
   const cursorWhere = query.cursor ? afterCursor(query.cursor, false) : undefined;
-  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, query.cursor ? decodeCursor(query.cursor)[0] : undefined, (ids) =>
+  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, query.cursor ? decodeCursor(query.cursor)[0] : undefined, (ids) =>
     ctx.db
       .select()
       .from(documents)
@@ -58,7 +58,7 @@ function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, qu
       .limit(limit + 1)
       .all(),
   );
-  return { ...pageOf(rows, limit, false), total: countMatches(ctx.sqlite, SEARCH_INDEX, match) };
+  return { ...pageOf(rows, limit, false), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match) };
 }
 
 /** The first `limit` of `limit + 1` rows read, and the next page's cursor when there was one more. */

@@ -192,17 +192,16 @@ const SEARCH_INDEX = { fts: 'helpdesk_search', docs: 'helpdesk_search_docs', idC
 
 /** One page of the tickets matching an FTS5 query (scoped to the entity), after `cursor`. */
 function newestTicketsPage(ctx: Context, entityId: string, match: string, limit: number, cursor: string | undefined) {
-  const total = countMatches(ctx.sqlite, SEARCH_INDEX, match);
   const after = cursor ? decodeCursor(cursor) : null;
   const read = listStatement(
     ctx,
     `fts-page:${after ? 'c' : ''}`,
     () => `select ${TICKET_COLUMNS} from helpdesk_tickets where entity_id = ? and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''} ${TICKET_ORDER} limit ?`,
   );
-  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, after?.[0], (ids) =>
+  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, after?.[0], (ids) =>
     asTickets(read.all(entityId, JSON.stringify(ids), ...(after ? [after[0], after[0], after[1]] : []), limit + 1)),
   );
-  return { ...pageOf(rows, limit), total };
+  return { ...pageOf(rows, limit), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match) };
 }
 
 const PRIORITY_NAMES = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' } as const;

@@ -43,7 +43,7 @@ function newestSearchPage(ctx: Context, entityId: string, text: string, page: nu
   const match = searchMatch(entityId, text);
   if (match === null) return { events: [], total: 0, page, pageSize };
   const want = page * pageSize;
-  const rows = newestMatches(ctx.sqlite, SEARCH_INDEX, match, want, undefined, (ids) =>
+  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, want, undefined, (ids) =>
     ctx.db
       .select()
       .from(ledgerEvents)
@@ -52,7 +52,7 @@ function newestSearchPage(ctx: Context, entityId: string, text: string, page: nu
       .limit(want)
       .all(),
   );
-  return { events: rows.slice(want - pageSize).map(presentEvent), total: countMatches(ctx.sqlite, SEARCH_INDEX, match), page, pageSize };
+  return { events: rows.slice(want - pageSize).map(presentEvent), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match), page, pageSize };
 }
 
 function where(ctx: Context, entityId: string, f: EventFilter, withStatus: boolean): SQL | undefined {

@@ -31,7 +31,7 @@ interface Row {
 const BASE = Date.parse('2025-03-01T12:00:00.000Z');
 /** A few milliseconds far apart and a few next to each other: ties and neighbours. */
 const instant = fc.constantFrom(0, 0, 0, 1, 2, 2, 60_000, 86_400_000, -86_400_000 * 400).map((ms) => new Date(BASE + ms).toISOString());
-const rowsArb = fc.array(
+const rowsArb = fc.uniqueArray(
   // Most rows match, a few are another entity's: pages then end inside a millisecond's rows.
   fc.record({ id: fc.uuid(), createdAt: instant, matches: fc.integer({ min: 0, max: 4 }).map((n) => n > 0), elsewhere: fc.integer({ min: 0, max: 4 }).map((n) => n === 0) }),
   { minLength: 1, maxLength: 120, selector: (r) => r.id },
@@ -71,10 +71,10 @@ async function ticketPages(word: string, limit: number) {
   let cursor: string | null = null;
   let total = -1;
   for (let pages = 0; pages < 200; pages++) {
-    const res = await owner.get(`/api/helpdesk/tickets?q=${word}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res: { status: number; body: { id: string }[]; headers: Headers } = await owner.get(`/api/helpdesk/tickets?q=${word}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(res.status).toBe(200);
     total = Number(res.headers.get('x-total-count'));
-    ids.push(...res.body.map((t: { id: string }) => t.id));
+    ids.push(...res.body.map((t) => t.id));
     cursor = res.headers.get('x-next-cursor');
     if (!cursor) break;
   }
