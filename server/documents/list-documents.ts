@@ -53,7 +53,7 @@ function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, qu
     ctx.db
       .select()
       .from(documents)
-      .where(and(eq(documents.entityId, entityId), inArray(documents.id, ids), cursorWhere))
+      .where(and(eq(documents.entityId, entityId), sql`${documents.id} in (select value from json_each(${JSON.stringify(ids)}))`, cursorWhere))
       .orderBy(desc(documents.createdAt), desc(documents.id))
       .limit(limit + 1)
       .all(),

@@ -47,7 +47,7 @@ function newestSearchPage(ctx: Context, entityId: string, text: string, page: nu
     ctx.db
       .select()
       .from(ledgerEvents)
-      .where(and(eq(ledgerEvents.entityId, entityId), inArray(ledgerEvents.id, ids)))
+      .where(and(eq(ledgerEvents.entityId, entityId), sql`${ledgerEvents.id} in (select value from json_each(${JSON.stringify(ids)}))`))
       .orderBy(desc(ledgerEvents.createdAt), desc(ledgerEvents.id))
       .limit(want)
       .all(),

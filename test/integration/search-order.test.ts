@@ -130,6 +130,17 @@ describe('full-text lists in the lists’ order, read from the time-keyed index'
     expect(all.body.map((t: { id: string }) => t.id)).toEqual(want);
   });
 
+  it('a deep page of a common word: more ids than SQLite takes parameters', async () => {
+    const word = wordOf();
+    const rows = Array.from({ length: 34_000 }, (_, i) => ({ id: crypto.randomUUID(), createdAt: new Date(BASE + i).toISOString(), matches: true, entityId: owner.entityId }));
+    server.ctx.sqlite.transaction(() => insertEvents(rows, word))();
+    const want = expected(rows, owner.entityId);
+    const res = await owner.get(`/api/ledger/events?q=${word}&page=170&pageSize=200`);
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: { id: string }) => e.id)).toEqual(want.slice(169 * 200, 170 * 200));
+    expect(res.body.total).toBe(34_000);
+  });
+
   it('a word that happens to be the entity’s own token matches nothing', async () => {
     const token = `e${Buffer.from(owner.entityId, 'utf8').toString('hex')}`;
     for (const q of [token, token.slice(0, 8)]) {
