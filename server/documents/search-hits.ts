@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { bestRanked, entityMatch, prepared, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
+import { bestRanked, inColumns, prepared, RANKED_WINDOW, snippetParts, SNIPPET_ARGS, type SearchHit } from '../db/fts.js';
 import { visibleFolderIds, type Accessor } from '../folders/index.js';
 
 const SNIPPET_SQL = `select snippet(documents_search, -1, ${SNIPPET_ARGS}) as snippet from documents_search where documents_search match ? and rowid = ?`;
@@ -17,16 +17,16 @@ export function searchDocuments(ctx: Context, entityId: string, accessor: Access
       `select s.rowid as doc, s.rank as rank, x.id, x.name, x.page_count as pages, f.name as folder
        from documents_search s join documents_search_docs d on d.doc = s.rowid join documents x on x.id = d.document_id
        left join folders f on f.id = x.folder_id
-       where documents_search match ? ${folderFilter}
+       where documents_search match ? and d.entity_id = ? ${folderFilter}
        order by s.rowid desc limit ?`,
     )
-    .all(...[entityMatch(entityId, 'name body', words), ...(visible === null ? [] : [JSON.stringify([...visible])]), RANKED_WINDOW]) as { doc: number; rank: number; id: string; name: string; pages: number; folder: string | null }[];
+    .all(...[inColumns('name body', words), entityId, ...(visible === null ? [] : [JSON.stringify([...visible])]), RANKED_WINDOW]) as { doc: number; rank: number; id: string; name: string; pages: number; folder: string | null }[];
   const snippet = prepared(ctx.sqlite, SNIPPET_SQL);
   const hits = bestRanked(recent, limit).map((r) => ({
     id: r.id,
     title: r.name,
     detail: `${r.folder ?? 'Unfiled'} · ${r.pages} ${r.pages === 1 ? 'page' : 'pages'}`,
-    snippet: snippetParts((snippet.get(`{name body} : (${words})`, r.doc) as { snippet: string }).snippet),
+    snippet: snippetParts((snippet.get(inColumns('name body', words), r.doc) as { snippet: string }).snippet),
   }));
   return { hits, more: recent.length > limit };
 }
