@@ -139,7 +139,7 @@ describe('full-text lists in the lists’ order, read from the time-keyed index'
     expect(res.status).toBe(200);
     expect(res.body.events.map((e: { id: string }) => e.id)).toEqual(want.slice(169 * 200, 170 * 200));
     expect(res.body.total).toBe(34_000);
-  });
+  }, 120_000);
 
   it('a word that happens to be the entity’s own token matches nothing', async () => {
     const token = `e${Buffer.from(owner.entityId, 'utf8').toString('hex')}`;
