@@ -57,6 +57,15 @@ test('create a ticket, reply, change status, and see the notification bell updat
   await expect(page.getByText('No tickets match')).toBeVisible();
   await page.getByLabel('Search tickets').fill('invoice');
   await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
+  // Every word of the ticket, not only its subject: one of our replies, and an internal note
+  // (each after a search that shows nothing, so the row is the new answer's).
+  for (const words of ['could you send', 'renderer']) {
+    await page.getByLabel('Search tickets').fill('nothing like this');
+    await expect(page.getByText('No tickets match')).toBeVisible();
+    await page.getByLabel('Search tickets').fill(words);
+    await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
+  }
+  await page.getByLabel('Search tickets').fill('invoice');
   await page.getByLabel('Assigned to me').check();
   await expect(page.getByRole('row', { name: /Invoice PDF will not open/ })).toBeVisible();
   await page.getByRole('tab', { name: 'Pending' }).click();

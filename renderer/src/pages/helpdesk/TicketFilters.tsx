@@ -18,7 +18,7 @@ export function TicketFilters({ filters, total }: { filters: TicketFilterState; 
     <>
       <Tabs<StatusFilter> value={status} onChange={(v) => setFilter({ status: v === 'all' ? null : v })} tabs={[{ value: 'all', label: 'All' }, ...STATUSES.map((s) => ({ value: s.value, label: s.label }))]} />
       <div className="hd-filters">
-        <input className="input" style={{ maxWidth: 240 }} type="search" placeholder="Search subject…" aria-label="Search tickets" value={typedSearch} onChange={(e) => setTypedSearch(e.target.value)} />
+        <input className="input" style={{ maxWidth: 240 }} type="search" placeholder="Search tickets…" aria-label="Search tickets" value={typedSearch} onChange={(e) => setTypedSearch(e.target.value)} />
         <input className="input" style={{ maxWidth: 220 }} type="search" placeholder="Contact name or e-mail…" aria-label="Search contact" value={typedContact} onChange={(e) => setTypedContact(e.target.value)} />
         <select className="input" style={{ width: 150 }} aria-label="Priority filter" value={priority} onChange={(e) => setFilter({ priority: e.target.value || null })}>
           <option value="">All priorities</option>

@@ -23,7 +23,8 @@ export function TicketList() {
   const list = useTicketPages({
     status: status === 'all' ? undefined : status,
     priority: priority || undefined,
-    search: search || undefined,
+    // The box searches every word a ticket holds (subject, description, contact, number, replies and notes).
+    q: search || undefined,
     contact: contact || undefined,
     categoryId: categoryId || undefined,
     assignedTo: mine ? session.user?.id : undefined,
