@@ -132,44 +132,63 @@ export function countMatches(sqlite: Database.Database, index: TimeKeyedIndex, m
   return (prepared(sqlite, `select count(*) as n from ${index.fts} where ${index.fts} match ?`).get(match) as { n: number }).n;
 }
 
-/** Candidates read from the index per step at most (each step re-reads the rows found so far). */
+/** Candidates read from the index per step at most. */
 const MAX_STEP = 4096;
+
+type ListRow = { createdAt: string; id: string };
+type Walked<R> = { rows: R[]; everyMatch: number | null };
+
+/** A list's order: created_at desc, then id desc (both ASCII, so JS and SQLite compare alike). */
+const newestFirst = (a: ListRow, b: ListRow) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1;
 
 /**
  * The first `want` matching rows in a list's order (created_at desc, id desc), read by walking the
  * index newest first and stopping early: with a common word the list's first page costs a few
  * dozen index rows instead of every match. `before` (a cursor's createdAt) starts the walk at its
- * millisecond. `rowsOf(ids)` reads the candidates found so far, with the list's other conditions
- * (the cursor's exact position), in the list's order, at most `want`. `everyMatch` is the number
- * of matches when the walk read them all (a rare word): the caller need not count them again.
+ * millisecond. `rowsOf(ids)` reads the rows of a step's candidates that pass the list's other
+ * conditions (the cursor's exact position, filters). `everyMatch` is the number of matches when
+ * the walk read them all from the newest (a rare word): the caller need not count them again.
+ * Null when more than `maxWalk` candidates were read (other filters reject most matches): the
+ * caller then asks SQLite the whole question instead.
  *
- * Why it is exact: a key's millisecond is never earlier than its row's creation (migration 0030),
- * so every row not yet walked was made in or before the millisecond of the last key walked. Once
- * the `want`-th row found is newer than that, nothing unwalked can come before it.
+ * Why it is exact: a key at or above zero is its row's creation millisecond × 2,048 plus its place
+ * in that millisecond (migration 0030), so every such row not yet walked was made in or before the
+ * millisecond of the last key walked; rows keyed below zero are read first. Once the `want`-th
+ * row found is newer than the last millisecond walked, nothing unwalked can come before it.
  */
-export function newestMatches<R extends { createdAt: string }>(
+export function newestMatches<R extends ListRow>(sqlite: Database.Database, index: TimeKeyedIndex, match: string, walk: { want: number; before?: string }, rowsOf: (ids: string[]) => R[]): Walked<R>;
+export function newestMatches<R extends ListRow>(sqlite: Database.Database, index: TimeKeyedIndex, match: string, walk: { want: number; before?: string; maxWalk: number }, rowsOf: (ids: string[]) => R[]): Walked<R> | null;
+export function newestMatches<R extends ListRow>(
   sqlite: Database.Database,
   index: TimeKeyedIndex,
   match: string,
-  want: number,
-  before: string | undefined,
+  walk: { want: number; before?: string; maxWalk?: number },
   rowsOf: (ids: string[]) => R[],
-): { rows: R[]; everyMatch: number | null } {
+): Walked<R> | null {
+  const { want, before, maxWalk = Infinity } = walk;
   const step = prepared(
     sqlite,
-    `select s.rowid as doc, d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < ? order by s.rowid desc limit ?`,
+    `select s.rowid as doc, d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid >= 0 and s.rowid < ? order by s.rowid desc limit ?`,
   );
+  // Rows keyed below zero (no readable time, more than a millisecond's keys) could belong anywhere:
+  // read first, on every page. There are none in the ordinary course.
+  const odd = prepared(sqlite, `select d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < 0`).all(match) as { id: string }[];
+  let walked = odd.length;
+  let rows: R[] = odd.length ? rowsOf(odd.map((o) => o.id)).sort(newestFirst).slice(0, want) : [];
   const startMs = before === undefined ? NaN : Date.parse(before);
   let bound = Number.isFinite(startMs) ? (startMs + 1) * KEYS_PER_MS : Number.MAX_SAFE_INTEGER;
-  const ids: string[] = [];
   for (let size = want + 1; ; size = Math.min(size * 4, MAX_STEP)) {
     const got = step.all(match, bound, size) as { doc: number; id: string }[];
-    for (const g of got) ids.push(g.id);
-    if (got.length > 0) bound = got[got.length - 1].doc;
-    const rows = ids.length ? rowsOf(ids) : [];
+    walked += got.length;
+    if (got.length > 0) {
+      bound = got[got.length - 1].doc;
+      rows = [...rows, ...rowsOf(got.map((g) => g.id))].sort(newestFirst).slice(0, want);
+    }
     // Walked to the end from the newest: every match was read, so their number is the count.
-    if (got.length < size) return { rows, everyMatch: before === undefined ? ids.length : null };
+    if (got.length < size) return { rows, everyMatch: before === undefined ? walked : null };
     const lastMs = Math.floor(bound / KEYS_PER_MS);
     if (rows.length >= want && Date.parse(rows[want - 1].createdAt) > lastMs) return { rows, everyMatch: null };
+    if (walked > maxWalk) return null;
   }
 }

@@ -49,7 +49,7 @@ function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, qu
   const match = searchMatch(entityId, query.q);
   if (match === null) return { items: [], total: 0, nextCursor: null };
   const cursorWhere = query.cursor ? afterCursor(query.cursor, false) : undefined;
-  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, query.cursor ? decodeCursor(query.cursor)[0] : undefined, (ids) =>
+  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want: limit + 1, before: query.cursor ? decodeCursor(query.cursor)[0] : undefined }, (ids) =>
     ctx.db
       .select()
       .from(documents)

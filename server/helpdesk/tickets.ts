@@ -122,11 +122,14 @@ export function listStatement(ctx: Context, shape: string, build: () => string):
   return stmt;
 }
 
-/** The list's filters as SQL conditions on helpdesk_tickets, their arguments, and their shape (which filters are set). */
 /** Newest first; ties by id. */
 export const TICKET_ORDER = 'order by created_at desc, id desc';
 
-export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: string[]; args: unknown[]; shape: string } {
+/**
+ * The list's filters as SQL conditions on helpdesk_tickets, their arguments, their shape (which
+ * filters are set), and the full-text query of `q` when there is one (scoped to the entity).
+ */
+export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: string[]; args: unknown[]; shape: string; match: string | null } {
   const where = ['entity_id = ?'];
   const args: unknown[] = [entityId];
   let shape = '';
@@ -140,16 +143,17 @@ export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: st
   if (q.assignedTo) filter('a', 'assigned_to = ?', q.assignedTo);
   if (q.categoryId) filter('c', 'category_id = ?', q.categoryId);
   if (q.search) filter('q', 'instr(search_text, ?) > 0', q.search.toLowerCase());
+  let match: string | null = null;
   if (q.q) {
     const words = ftsQueryOf(q.q);
     // Nothing to look for (only punctuation): no ticket contains it.
     if (words === null) filter('f0', '0 = ?', 1);
     // Not correlated with the outer row (the entity is in the match): SQLite matches once, not once per ticket.
-    else filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?)', entityMatch(entityId, 'body', words));
+    else filter('f', 'id in (select d.ticket_id from helpdesk_search s join helpdesk_search_docs d on d.doc = s.rowid where helpdesk_search match ?)', (match = entityMatch(entityId, 'body', words)));
   }
   if (q.ticketNumber) filter('n', 'instr(unicode_lower(ticket_number), ?) > 0', q.ticketNumber.toLowerCase());
   if (q.contact) filter('k', "instr(unicode_lower(coalesce(contact_name, '') || char(10) || coalesce(contact_email, '')), ?) > 0", q.contact.toLowerCase());
-  return { where, args, shape };
+  return { where, args, shape, match };
 }
 
 /**
@@ -157,7 +161,7 @@ export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: st
  * `cursor`), one page of them and the cursor of the next.
  */
 export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
-  const { where, args, shape } = ticketFilter(entityId, q);
+  const { where, args, shape, match } = ticketFilter(entityId, q);
   const paged = q.limit !== undefined || q.cursor !== undefined;
   const order = TICKET_ORDER;
   if (!paged) {
@@ -166,9 +170,8 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     return { items: rows, total: rows.length, nextCursor: null };
   }
   const limit = q.limit ?? DEFAULT_PAGE;
-  // Full text alone: the index has one row per ticket (migration 0028) and the entity is in the
-  // match, so FTS5 alone counts them, and the page is read walking the index newest first.
-  if (shape === 'f') return newestTicketsPage(ctx, entityId, args[1] as string, limit, q.cursor);
+  const searched = match === null ? null : newestTicketsPage(ctx, entityId, q, match, limit);
+  if (searched) return searched;
   const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const pageArgs = [...args];
   let pageWhere = where.join(' and ');
@@ -190,18 +193,35 @@ function pageOf(rows: Ticket[], limit: number) {
 
 const SEARCH_INDEX = { fts: 'helpdesk_search', docs: 'helpdesk_search_docs', idColumn: 'ticket_id' };
 
-/** One page of the tickets matching an FTS5 query (scoped to the entity), after `cursor`. */
-function newestTicketsPage(ctx: Context, entityId: string, match: string, limit: number, cursor: string | undefined) {
-  const after = cursor ? decodeCursor(cursor) : null;
+/** Index rows a search with other filters walks before asking SQLite the whole question instead. */
+const FILTERED_WALK = 2000;
+
+/**
+ * A page of a full-text search read walking the index newest first (its keys are creation times:
+ * migration 0030), the other filters and the cursor applied to each step's tickets. With `q`
+ * alone FTS5 counts the matches (the entity is in the match: one index row per ticket, 0028);
+ * with other filters SQLite counts, and a walk that finds too few (filters that reject most
+ * matches) gives way: null.
+ */
+function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, match: string, limit: number) {
+  const rest = ticketFilter(entityId, { ...q, q: undefined });
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
   const read = listStatement(
     ctx,
-    `fts-page:${after ? 'c' : ''}`,
-    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where entity_id = ? and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''} ${TICKET_ORDER} limit ?`,
+    `fts-page:${after ? 'c' : ''}:${rest.shape}`,
+    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${rest.where.join(' and ')} and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''} ${TICKET_ORDER} limit ?`,
   );
-  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, limit + 1, after?.[0], (ids) =>
-    asTickets(read.all(entityId, JSON.stringify(ids), ...(after ? [after[0], after[0], after[1]] : []), limit + 1)),
+  const cursorArgs = after ? [after[0], after[0], after[1]] : [];
+  const walked = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want: limit + 1, before: after?.[0], maxWalk: rest.shape === '' ? Infinity : FILTERED_WALK }, (ids) =>
+    asTickets(read.all(...rest.args, JSON.stringify(ids), ...cursorArgs, limit + 1)),
   );
-  return { ...pageOf(rows, limit), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match) };
+  if (!walked) return null;
+  const { where, args, shape } = ticketFilter(entityId, q);
+  const total =
+    rest.shape === ''
+      ? (walked.everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match))
+      : (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
+  return { ...pageOf(walked.rows, limit), total };
 }
 
 const PRIORITY_NAMES = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' } as const;

@@ -43,7 +43,7 @@ function newestSearchPage(ctx: Context, entityId: string, text: string, page: nu
   const match = searchMatch(entityId, text);
   if (match === null) return { events: [], total: 0, page, pageSize };
   const want = page * pageSize;
-  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, want, undefined, (ids) =>
+  const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want }, (ids) =>
     ctx.db
       .select()
       .from(ledgerEvents)

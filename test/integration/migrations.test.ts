@@ -91,6 +91,45 @@ describe('migrations', () => {
     }
   });
 
+  it('0030: the search indexes are keyed by creation time and hold their entity', () => {
+    const file = path.join(tmp, 'keyed', 'bureau.db');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = openDatabase(file, migrationsBefore('0030_search_keyed_by_time'));
+    const entity = '0190aaaa-0000-7000-8000-0000000000e1';
+    const insert = old.sqlite.prepare(
+      `insert into helpdesk_tickets (id, entity_id, ticket_number, subject, status, priority, channel, search_text, created_at, updated_at)
+       values (?, ?, ?, 'Printer jam', 'new', 'normal', 'web', 'printer jam', ?, ?)`,
+    );
+    // Written out of order (as sync brings them), two in one millisecond, one with no readable time.
+    const rows = [
+      ['0190aaaa-0000-7000-8000-000000000003', '2026-01-03T00:00:00.000Z'],
+      ['0190aaaa-0000-7000-8000-000000000001', '2026-01-01T00:00:00.000Z'],
+      ['0190aaaa-0000-7000-8000-000000000005', '2026-01-02T00:00:00.007Z'],
+      ['0190aaaa-0000-7000-8000-000000000004', '2026-01-02T00:00:00.007Z'],
+      ['0190aaaa-0000-7000-8000-000000000009', 'not a time'],
+    ];
+    rows.forEach(([id, at], i) => insert.run(id, entity, `T-${i}`, at, at));
+    old.sqlite.close();
+    const db = openDatabase(file, defaultMigrationsDir);
+    try {
+      const keys = db.sqlite.prepare('select source_id as id, doc from helpdesk_search_docs order by doc desc').all() as { id: string; doc: number }[];
+      expect(keys.map((k) => k.id)).toEqual(['0190aaaa-0000-7000-8000-000000000003', '0190aaaa-0000-7000-8000-000000000005', '0190aaaa-0000-7000-8000-000000000004', '0190aaaa-0000-7000-8000-000000000001', '0190aaaa-0000-7000-8000-000000000009']);
+      expect(keys[0].doc).toBe(Date.parse('2026-01-03T00:00:00.000Z') * 2048);
+      expect(keys[1].doc).toBe(Date.parse('2026-01-02T00:00:00.007Z') * 2048 + 1);
+      expect(keys[4].doc).toBeLessThan(0);
+      // A ticket written now in a millisecond already taken follows it; the entity's token matches all six.
+      db.sqlite
+        .prepare(`insert into helpdesk_tickets (id, entity_id, ticket_number, subject, status, priority, channel, search_text, created_at, updated_at) values (?, ?, 'T-9', 'Printer jam', 'new', 'normal', 'web', 'printer jam', ?, ?)`)
+        .run('0190aaaa-0000-7000-8000-000000000006', entity, '2026-01-02T00:00:00.007Z', '2026-01-02T00:00:00.007Z');
+      expect(db.sqlite.prepare('select doc from helpdesk_search_docs where source_id = ?').get('0190aaaa-0000-7000-8000-000000000006')).toEqual({ doc: Date.parse('2026-01-02T00:00:00.007Z') * 2048 + 2 });
+      const token = `e${Buffer.from(entity, 'utf8').toString('hex')}`;
+      expect(db.sqlite.prepare('select count(*) as n from helpdesk_search where helpdesk_search match ?').get(`entity : "${token}" AND {body} : ("printer"*)`)).toEqual({ n: 6 });
+      expect(db.sqlite.prepare('select count(*) as n from helpdesk_search where helpdesk_search match ?').get(`{body} : ("${token}"*)`)).toEqual({ n: 0 });
+    } finally {
+      db.sqlite.close();
+    }
+  });
+
   it('0018 to 0020: ledger totals, entry counts and the ticket search index are built from the data already there', async () => {
     const dataDir = path.join(tmp, 'derived');
     const first = await startTestServer({ dataDir });

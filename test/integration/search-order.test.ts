@@ -99,6 +99,33 @@ describe('full-text lists in the lists’ order, read from the time-keyed index'
     );
   });
 
+  it('tickets with a status filter and a word: every page, whether the walk serves it or SQLite does', async () => {
+    await fc.assert(
+      fc.asyncProperty(rowsArb, fc.integer({ min: 1, max: 7 }), fc.integer({ min: 0, max: 20 }), async (input, limit, everyNth) => {
+        const word = wordOf();
+        const rows = input.map((r) => ({ id: r.id, createdAt: r.createdAt, matches: r.matches, entityId: r.elsewhere ? otherEntityId : owner.entityId }));
+        insertTickets(rows, word);
+        // Some of them closed: none (the walk finds nothing and gives way), every one, or every n-th.
+        const closed = new Set(rows.filter((_, i) => everyNth > 0 && i % everyNth === 0).map((r) => r.id));
+        const close = server.ctx.sqlite.prepare("update helpdesk_tickets set status = 'closed' where id = ?");
+        for (const id of closed) close.run(id);
+        const want = expected(rows, owner.entityId).filter((id) => closed.has(id));
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        for (let pages = 0; pages < 200; pages++) {
+          const res: { status: number; body: { id: string }[]; headers: Headers } = await owner.get(`/api/helpdesk/tickets?q=${word}&status=closed&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+          expect(res.status).toBe(200);
+          expect(Number(res.headers.get('x-total-count'))).toBe(want.length);
+          ids.push(...res.body.map((t) => t.id));
+          cursor = res.headers.get('x-next-cursor');
+          if (!cursor) break;
+        }
+        expect(ids).toEqual(want);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('ledger events: each numbered page is its slice of the whole, and the total counts one entity', async () => {
     await fc.assert(
       fc.asyncProperty(rowsArb, fc.integer({ min: 1, max: 4 }), async (input, pageSize) => {
@@ -128,6 +155,14 @@ describe('full-text lists in the lists’ order, read from the time-keyed index'
     expect(Number(first.headers.get('x-total-count'))).toBe(2100);
     const all = await owner.get(`/api/helpdesk/tickets?q=${word}`);
     expect(all.body.map((t: { id: string }) => t.id)).toEqual(want);
+    // A filter that rejects nearly every match: the walk gives way to SQLite, same answer.
+    const close = server.ctx.sqlite.prepare("update helpdesk_tickets set status = 'closed' where id = ?");
+    for (const id of [want[3], want[2000], want[2099]]) close.run(id);
+    const closed = await owner.get(`/api/helpdesk/tickets?q=${word}&status=closed&limit=2`);
+    expect(closed.body.map((t: { id: string }) => t.id)).toEqual([want[3], want[2000]]);
+    expect(closed.headers.get('x-total-count')).toBe('3');
+    const rest = await owner.get(`/api/helpdesk/tickets?q=${word}&status=closed&limit=2&cursor=${encodeURIComponent(closed.headers.get('x-next-cursor')!)}`);
+    expect(rest.body.map((t: { id: string }) => t.id)).toEqual([want[2099]]);
   });
 
   it('a deep page of a common word: more ids than SQLite takes parameters', async () => {

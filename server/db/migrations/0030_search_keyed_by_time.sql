@@ -4,8 +4,9 @@
 --   creation time in milliseconds × 2,048 plus its place among that millisecond's rows. Walking
 --   the index newest first (`ORDER BY rowid DESC LIMIT n`, which FTS5 stops early) is then the
 --   lists' own order, also for rows that arrived by sync long after they were made. A row with no
---   readable time, or past 2,048 in one millisecond, takes the next key after the newest: it is
---   walked early, never late, and the list still sorts what it reads (server/db/fts.ts).
+--   readable time (or one before 1970), or past 2,048 in one millisecond, takes a negative key
+--   below every other: the walk reads all of those first, whatever page it reads, so they are
+--   never missed, and the list sorts what it reads (server/db/fts.ts).
 -- - each row holds its entity as one token (`e` and the hex of its id) in an `entity` column, so
 --   `entity : "e…" AND {body} : (…)` matches one entity's rows inside FTS5 — counting them needs
 --   no join. The column is weighted 0 in bm25, and users' words are searched in the text columns only.
@@ -31,7 +32,8 @@ INSERT INTO helpdesk_search (helpdesk_search, rank) VALUES ('rank', 'bm25(1.0, 0
 --> statement-breakpoint
 CREATE TRIGGER helpdesk_tickets_search_insert AFTER INSERT ON helpdesk_tickets
 BEGIN
-  INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) VALUES ((SELECT CASE WHEN top IS NULL THEN b WHEN top < b + 2047 THEN top + 1 END FROM (SELECT b, (SELECT max(doc) FROM helpdesk_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
+  INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) VALUES ((SELECT CASE WHEN b IS NULL OR b <= 0 OR top >= b + 2047 THEN (SELECT coalesce(min(doc), 0) - 1 FROM helpdesk_search_docs WHERE doc < 0) WHEN top IS NULL THEN b ELSE top + 1 END
+      FROM (SELECT b, (SELECT max(doc) FROM helpdesk_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
       FROM (SELECT CAST(round(unixepoch(NEW.created_at, 'subsec') * 1000) AS INTEGER) * 2048 AS b))), NEW.id, NEW.entity_id, NEW.id);
   INSERT INTO helpdesk_search (rowid, body, entity) VALUES ((SELECT doc FROM helpdesk_search_docs WHERE source_id = NEW.id),
     NEW.subject || char(10) || coalesce(NEW.description, '') || char(10) || coalesce(NEW.contact_name, '') || char(10) || coalesce(NEW.contact_email, '') || char(10) || NEW.ticket_number
@@ -78,9 +80,9 @@ BEGIN
   WHERE rowid = (SELECT doc FROM helpdesk_search_docs WHERE source_id = OLD.ticket_id);
 END;
 --> statement-breakpoint
-INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) SELECT ms * 2048 + n - 1, id, entity_id, id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM helpdesk_tickets) WHERE ms IS NOT NULL AND n <= 2048
+INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) SELECT ms * 2048 + n - 1, id, entity_id, id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM helpdesk_tickets) WHERE ms > 0 AND n <= 2048
 --> statement-breakpoint
-INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) SELECT NULL, id, entity_id, id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM helpdesk_tickets) WHERE ms IS NULL OR n > 2048 ORDER BY created_at, id;
+INSERT INTO helpdesk_search_docs (doc, source_id, entity_id, ticket_id) SELECT -row_number() OVER (ORDER BY created_at, id), id, entity_id, id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM helpdesk_tickets) WHERE ms IS NULL OR ms <= 0 OR n > 2048;
 --> statement-breakpoint
 INSERT INTO helpdesk_search (rowid, body, entity) SELECT d.doc, t.subject || char(10) || coalesce(t.description, '') || char(10) || coalesce(t.contact_name, '') || char(10) || coalesce(t.contact_email, '') || char(10) || t.ticket_number
     || char(10) || coalesce((SELECT group_concat(body, char(10)) FROM (SELECT body FROM helpdesk_messages WHERE ticket_id = t.id AND author_type <> 'system' ORDER BY created_at, id)), ''),
@@ -107,7 +109,8 @@ INSERT INTO documents_search (documents_search, rank) VALUES ('rank', 'bm25(1.0,
 --> statement-breakpoint
 CREATE TRIGGER documents_search_insert AFTER INSERT ON documents
 BEGIN
-  INSERT INTO documents_search_docs (doc, document_id, entity_id) VALUES ((SELECT CASE WHEN top IS NULL THEN b WHEN top < b + 2047 THEN top + 1 END FROM (SELECT b, (SELECT max(doc) FROM documents_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
+  INSERT INTO documents_search_docs (doc, document_id, entity_id) VALUES ((SELECT CASE WHEN b IS NULL OR b <= 0 OR top >= b + 2047 THEN (SELECT coalesce(min(doc), 0) - 1 FROM documents_search_docs WHERE doc < 0) WHEN top IS NULL THEN b ELSE top + 1 END
+      FROM (SELECT b, (SELECT max(doc) FROM documents_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
       FROM (SELECT CAST(round(unixepoch(NEW.created_at, 'subsec') * 1000) AS INTEGER) * 2048 AS b))), NEW.id, NEW.entity_id);
   INSERT INTO documents_search (rowid, name, body, entity) VALUES ((SELECT doc FROM documents_search_docs WHERE document_id = NEW.id), NEW.name,
     coalesce((SELECT text FROM document_texts WHERE entity_id = NEW.entity_id AND sha256 = NEW.sha256), ''), 'e' || hex(NEW.entity_id));
@@ -137,9 +140,9 @@ BEGIN
   WHERE rowid IN (SELECT s.doc FROM documents d JOIN documents_search_docs s ON s.document_id = d.id WHERE d.entity_id = OLD.entity_id AND d.sha256 = OLD.sha256);
 END;
 --> statement-breakpoint
-INSERT INTO documents_search_docs (doc, document_id, entity_id) SELECT ms * 2048 + n - 1, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM documents) WHERE ms IS NOT NULL AND n <= 2048
+INSERT INTO documents_search_docs (doc, document_id, entity_id) SELECT ms * 2048 + n - 1, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM documents) WHERE ms > 0 AND n <= 2048
 --> statement-breakpoint
-INSERT INTO documents_search_docs (doc, document_id, entity_id) SELECT NULL, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM documents) WHERE ms IS NULL OR n > 2048 ORDER BY created_at, id;
+INSERT INTO documents_search_docs (doc, document_id, entity_id) SELECT -row_number() OVER (ORDER BY created_at, id), id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM documents) WHERE ms IS NULL OR ms <= 0 OR n > 2048;
 --> statement-breakpoint
 INSERT INTO documents_search (rowid, name, body, entity) SELECT s.doc, d.name, coalesce((SELECT text FROM document_texts WHERE entity_id = d.entity_id AND sha256 = d.sha256), ''), 'e' || hex(d.entity_id)
   FROM documents d JOIN documents_search_docs s ON s.document_id = d.id;
@@ -160,7 +163,8 @@ INSERT INTO ledger_search (ledger_search, rank) VALUES ('rank', 'bm25(1.0, 0.0)'
 --> statement-breakpoint
 CREATE TRIGGER ledger_events_search_insert AFTER INSERT ON ledger_events
 BEGIN
-  INSERT INTO ledger_search_docs (doc, event_id, entity_id) VALUES ((SELECT CASE WHEN top IS NULL THEN b WHEN top < b + 2047 THEN top + 1 END FROM (SELECT b, (SELECT max(doc) FROM ledger_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
+  INSERT INTO ledger_search_docs (doc, event_id, entity_id) VALUES ((SELECT CASE WHEN b IS NULL OR b <= 0 OR top >= b + 2047 THEN (SELECT coalesce(min(doc), 0) - 1 FROM ledger_search_docs WHERE doc < 0) WHEN top IS NULL THEN b ELSE top + 1 END
+      FROM (SELECT b, (SELECT max(doc) FROM ledger_search_docs WHERE doc BETWEEN b AND b + 2047) AS top
       FROM (SELECT CAST(round(unixepoch(NEW.created_at, 'subsec') * 1000) AS INTEGER) * 2048 AS b))), NEW.id, NEW.entity_id);
   INSERT INTO ledger_search (rowid, body, entity) VALUES ((SELECT doc FROM ledger_search_docs WHERE event_id = NEW.id),
     NEW.type || char(10) || coalesce((SELECT group_concat(value, char(10)) FROM json_tree(NEW.payload) WHERE type = 'text'), '')
@@ -183,9 +187,9 @@ BEGIN
   DELETE FROM ledger_search_docs WHERE event_id = OLD.id;
 END;
 --> statement-breakpoint
-INSERT INTO ledger_search_docs (doc, event_id, entity_id) SELECT ms * 2048 + n - 1, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM ledger_events) WHERE ms IS NOT NULL AND n <= 2048
+INSERT INTO ledger_search_docs (doc, event_id, entity_id) SELECT ms * 2048 + n - 1, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM ledger_events) WHERE ms > 0 AND n <= 2048
 --> statement-breakpoint
-INSERT INTO ledger_search_docs (doc, event_id, entity_id) SELECT NULL, id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM ledger_events) WHERE ms IS NULL OR n > 2048 ORDER BY created_at, id;
+INSERT INTO ledger_search_docs (doc, event_id, entity_id) SELECT -row_number() OVER (ORDER BY created_at, id), id, entity_id FROM (SELECT *, CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) AS ms, row_number() OVER (PARTITION BY CAST(round(unixepoch(created_at, 'subsec') * 1000) AS INTEGER) ORDER BY created_at, id) AS n FROM ledger_events) WHERE ms IS NULL OR ms <= 0 OR n > 2048;
 --> statement-breakpoint
 INSERT INTO ledger_search (rowid, body, entity) SELECT s.doc,
     e.type || char(10) || coalesce((SELECT group_concat(value, char(10)) FROM json_tree(e.payload) WHERE type = 'text'), '')
