@@ -1,4 +1,4 @@
-// Long reads (the journal's CSV export, the unpaged ticket list) run in a small pool of worker
+// Long reads (the journal's CSV export, the unpaged ticket and document lists) run in a small pool of worker
 // threads, each with its own read-only connection to the database file (read-worker.mjs), so
 // better-sqlite3's synchronous calls never hold up the other requests. The pool is bounded: past
 // `maxWaiting` queued reads it answers 503 with Retry-After instead of piling work up. Rows come
