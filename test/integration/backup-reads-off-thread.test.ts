@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { ReadPool, readPool, replaceReadPool } from '../../server/db/read-pool.js';
@@ -12,6 +13,7 @@ import { listTickets } from '../../server/helpdesk/tickets.js';
 import { listDocuments } from '../../server/documents/list-documents.js';
 import { extractEntry } from '../../server/backup/archive.js';
 import { DB_PART, openVerifiedArchive } from '../../server/backup/manifest.js';
+import { backupRuns } from '../../server/backup/tables.js';
 import { appliedMigration, entitySummaries, referencedBlobs, sealedValues, tableCounts } from '../../server/backup/inspect.js';
 import { cleanupBackups, PASSPHRASE, tempDir } from './backup-helpers.js';
 import { draftRequest, uploadPdf } from './documents-helpers.js';
@@ -105,6 +107,17 @@ describe("a backup's reads of its copy", () => {
     const again = await owner.post('/api/backups');
     expect(again.status).toBe(201);
     expect(readPool(server.ctx)!.fileReads).toBe(0);
+  });
+});
+
+describe('the history of backup runs', () => {
+  it('is read newest first through its index, never sorted whole (status, schedule, list)', () => {
+    const newest = server.ctx.db.select().from(backupRuns).where(and(eq(backupRuns.verified, true), ne(backupRuns.kind, 'export'))).orderBy(desc(backupRuns.startedAt)).limit(20).toSQL();
+    const plan = (server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${newest.sql}`).all(...newest.params) as { detail: string }[]).map((r) => r.detail).join('\n');
+    expect(plan).toMatch(/backup_runs_started_idx/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    const byFile = server.ctx.db.select().from(backupRuns).where(inArray(backupRuns.file, ['/a', '/b'])).toSQL();
+    expect((server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${byFile.sql}`).all(...byFile.params) as { detail: string }[]).map((r) => r.detail).join('\n')).toMatch(/backup_runs_file_idx/);
   });
 });
 
