@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { route, type RouteDef } from '../http/route.js';
 import { BadRequestError } from '../http/errors.js';
 import { accessorOf } from '../folders/index.js';
 import { deleteDocument, getVisibleDocument, presentDocument, updateDocument, uploadDocument } from './documents.js';
 import { listAllDocumentsJson, listDocuments } from './list-documents.js';
-import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { readUpload, MAX_PDF_BYTES } from './upload.js';
 import * as s from './schemas.js';
 import { sendPdf } from './send-pdf.js';
