@@ -91,6 +91,23 @@ describe("a backup's reads of its copy", () => {
     }
   }, 120_000);
 
+  it('a copy that fails its check is a 409 with the problem, recorded, and no archive is left', async () => {
+    const damaged = new ReadPool({ file: server.ctx.sqlite.name, fileWorkerUrl: new URL('../fixtures/read-workers/damaged-integrity.mjs', import.meta.url) });
+    const real = replaceReadPool(server.ctx, damaged) ?? readPoolOf();
+    const folder = (await owner.get('/api/backups/settings')).body.folder as string;
+    const before = fs.readdirSync(folder).sort();
+    try {
+      const failed = await owner.post('/api/backups');
+      expect(failed.status).toBe(409);
+      expect(failed.body.error).toBe('Backup failed: The database copy failed its integrity check: *** in database main ***; Page 7: never used');
+      expect(fs.readdirSync(folder).sort()).toEqual(before);
+      expect((await owner.get('/api/backups/settings')).body.lastError.message).toMatch(/failed its integrity check/);
+    } finally {
+      replaceReadPool(server.ctx, real);
+      await damaged.close();
+    }
+  });
+
   it('a backup whose check cannot run fails cleanly, and the next one works', async () => {
     const crashing = new ReadPool({ file: server.ctx.sqlite.name, fileWorkerUrl: new URL('../fixtures/read-workers/crash.mjs', import.meta.url) });
     const real = replaceReadPool(server.ctx, crashing) ?? readPoolOf();
