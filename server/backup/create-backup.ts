@@ -4,12 +4,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BlobStore } from '../blobs/store.js';
 import type { SecretBox } from '../secrets.js';
-import { integrityCheckInWorker } from '../db/read-pool.js';
+import { withFileReader, type FileReader } from '../db/read-pool.js';
 import { VERSION } from '../version.js';
 import { extractEntry, sha256File, writeArchive, type PartSource } from './archive.js';
-import { appliedMigration, entitySummaries, integrityCheck, referencedBlobs, tableCounts } from './inspect.js';
+import { heldBlobs } from './held-blobs.js';
+import { blobSteps, blobsOf, countSteps, countsOf, migrationOf, migrationStep, schemaStep, sealedOf, sealedSteps, summariesOf, summarySteps, tablesOf } from './inspect.js';
 import { DB_PART, FORMAT, FORMAT_VERSION, SECRETS_PART, blobPartName, openVerifiedArchive, type Manifest } from './manifest.js';
-import { collectSecrets, type PassphraseLock } from './secrets-part.js';
+import { sealSecrets, type PassphraseLock } from './secrets-part.js';
 
 /** What a backup reads: the live database connection, the blob store and this machine's key. */
 export interface BackupSource {
@@ -112,14 +113,17 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     }
     // Nothing has run since the copy's last page (its promise resolves in that step's turn).
     opts.onCopied?.();
-    let described: ReturnType<typeof describeCopy>;
-    // The server's backups check in its read worker (requests go on meanwhile); the CLI has none to serve.
-    const checkFile = (file: string) => (source.sharedConnection ? integrityCheckInWorker({ sqlite: source.sqlite }, file, () => integrityOfFile(file)) : Promise.resolve(integrityOfFile(file)));
+    // The server's backups read the copy in a worker of their own: requests, and the API's long
+    // reads in its read worker, go on meanwhile. The CLI (no requests to serve) reads it here.
+    const reading = source.sharedConnection ? { sqlite: source.sqlite } : null;
+    let described: Awaited<ReturnType<typeof describeCopy>>;
     try {
       singleFile(dbCopy);
-      const problem = await checkFile(dbCopy);
-      if (problem !== 'ok') throw new BackupError(`The database copy failed its integrity check: ${problem}`);
-      described = describeCopy(dbCopy, source, opts);
+      described = await withFileReader(reading, dbCopy, async (copy) => {
+        const problem = await copy.integrity();
+        if (problem !== 'ok') throw new BackupError(`The database copy failed its integrity check: ${problem}`);
+        return describeCopy(copy, source, opts);
+      });
     } catch (err) {
       throw describeFsError(err, folder);
     }
@@ -132,7 +136,7 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
       throw describeFsError(err, folder);
     }
     try {
-      await verifyBackupFile(opts.file, checkCopy, checkFile);
+      await verifyBackupFile(opts.file, checkCopy, (file) => withFileReader(reading, file, (copy) => copy.integrity()));
     } catch (err) {
       // An archive that did not check out never stays under a backup's name.
       removeQuietly(opts.file);
@@ -154,58 +158,51 @@ function singleFile(dbCopy: string): void {
   }
 }
 
-function integrityOfFile(file: string): string {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    return integrityCheck(db);
-  } finally {
-    db.close();
+/**
+ * What the copy holds (its integrity already checked), read by `copy` in two batches (its
+ * schema, then every table's counts, the files its rows reference and its sealed secrets): the
+ * files that go in the archive, the secrets part, the manifest's counts.
+ */
+async function describeCopy(copy: FileReader, source: BackupSource, opts: BackupOptions): Promise<{ manifest: Omit<Manifest, 'parts'>; parts: PartSource[] }> {
+  const [schema, migration] = await copy.batch({ steps: [schemaStep, migrationStep] });
+  const tables = tablesOf(schema);
+  const names = tables.map((t) => t.name);
+  const summaries = summarySteps(tables);
+  const blobs = blobSteps(tables);
+  const sealed = sealedSteps(tables);
+  const results = await copy.batch({ steps: [...countSteps(names), ...summaries, ...blobs, ...sealed.steps] });
+  let at = 0;
+  const next = (n: number) => results.slice(at, (at += n));
+  const counts = countsOf(names, next(names.length));
+  const entities = summariesOf(tables, next(summaries.length));
+  // Referenced but never fetched (sync): nothing to keep.
+  const files = await heldBlobs(source.blobs, blobsOf(next(blobs.length)));
+  const secrets = await sealSecrets(sealedOf(sealed.tables, next(sealed.steps.length)), source.secrets, opts.lock);
+  const parts: PartSource[] = files.map((f) => ({ name: blobPartName(f.sha256), size: f.size, sha256: f.sha256, file: f.file }));
+  if (secrets.sealed) {
+    const data = Buffer.from(JSON.stringify(secrets.sealed));
+    parts.push({ name: SECRETS_PART, size: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex'), data });
   }
-}
-
-/** What the copy holds (its integrity already checked): files, secrets, counts for the manifest. */
-function describeCopy(dbCopy: string, source: BackupSource, opts: BackupOptions): { manifest: Omit<Manifest, 'parts'>; parts: PartSource[] } {
-  const copy = new Database(dbCopy);
-  let manifest: Omit<Manifest, 'parts'>;
-  const parts: PartSource[] = [];
-  try {
-    const blobs = referencedBlobs(copy);
-    let bytes = 0;
-    for (const sha of blobs) {
-      if (!source.blobs.has(sha)) continue; // referenced but never fetched (sync): nothing to keep
-      const file = source.blobs.pathOf(sha);
-      const size = fs.statSync(file).size;
-      bytes += size;
-      parts.push({ name: blobPartName(sha), size, sha256: sha, file });
-    }
-    const secrets = collectSecrets(copy, source.secrets, opts.lock);
-    if (secrets.sealed) {
-      const data = Buffer.from(JSON.stringify(secrets.sealed));
-      parts.push({ name: SECRETS_PART, size: data.length, sha256: crypto.createHash('sha256').update(data).digest('hex'), data });
-    }
-    manifest = {
-      format: FORMAT,
-      formatVersion: FORMAT_VERSION,
-      kind: 'install',
-      appVersion: VERSION,
-      createdAt: opts.now.toISOString(),
-      migration: appliedMigration(copy),
-      entities: entitySummaries(copy),
-      tables: tableCounts(copy),
-      files: { count: parts.filter((p) => p.file).length, bytes },
-      secrets: { included: secrets.sealed !== null, count: secrets.count, columns: secrets.columns, ...(secrets.reason ? { reason: secrets.reason } : {}) },
-    };
-  } finally {
-    copy.close();
-  }
+  const manifest: Omit<Manifest, 'parts'> = {
+    format: FORMAT,
+    formatVersion: FORMAT_VERSION,
+    kind: 'install',
+    appVersion: VERSION,
+    createdAt: opts.now.toISOString(),
+    migration: migrationOf(migration),
+    entities,
+    tables: counts,
+    files: { count: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
+    secrets: { included: secrets.sealed !== null, count: secrets.count, columns: secrets.columns, ...(secrets.reason ? { reason: secrets.reason } : {}) },
+  };
   return { manifest, parts };
 }
 
 /**
- * Re-reads an archive: every part's hash, then its database's integrity check (by `check`: the
- * server's read worker, so that requests go on meanwhile).
+ * Re-reads an archive: every part's hash, then its database's integrity check (by `check`: on the
+ * server, a worker of its own, so that requests and the API's reads go on meanwhile).
  */
-export async function verifyBackupFile(file: string, scratch: string, check: (file: string) => Promise<string> = async (f) => integrityOfFile(f)): Promise<Manifest> {
+export async function verifyBackupFile(file: string, scratch: string, check: (file: string) => Promise<string> = (f) => withFileReader(null, f, (copy) => copy.integrity())): Promise<Manifest> {
   const { manifest, entries } = await openVerifiedArchive(file);
   const dbEntry = entries.get(DB_PART);
   if (!dbEntry) throw new BackupError('The backup has no database');

@@ -9,12 +9,13 @@ import { ConflictError } from '../http/errors.js';
 import { VERSION } from '../version.js';
 import { ArchiveError, writeArchive, type PartSource } from './archive.js';
 import { BackupError, TEMP_MARK, describeFsError, removeStaleTemps } from './create-backup.js';
-import { PartFile, openExportSnapshot, writePartFile, type ExportSnapshot } from './export-snapshot.js';
-import { appliedMigration, columnsOf, entityTables, referencedBlobs } from './inspect.js';
+import { PartFile, openExportSnapshot, readSteps, writePartFile, type ExportSnapshot } from './export-snapshot.js';
+import { heldBlobs } from './held-blobs.js';
+import { appliedMigration, blobSteps, blobsOf, columnsOf, entityTables, sealedOf, sealedSteps, tableInfos } from './inspect.js';
 import { FORMAT, FORMAT_VERSION, ROWS_PART, SECRETS_PART, blobPartName, openVerifiedArchive, type Manifest } from './manifest.js';
 import { readableFiles } from './readable.js';
 import { exclusive } from './run-backup.js';
-import { collectSecrets } from './secrets-part.js';
+import { sealSecrets } from './secrets-part.js';
 import { backupFolder, passphraseLock, readSettingsRow } from './settings.js';
 import { backupRuns } from './tables.js';
 
@@ -171,21 +172,24 @@ async function readEntityParts(ctx: Context, entityId: string, scratch: string, 
     });
     const { entity, counts } = rows!;
     parts.push({ name: ROWS_PART, ...rowsPart });
-    const secrets = collectSecrets(snap.db, ctx.secrets, passphraseLock(settings), { entityId, tables: new Set(Object.keys(counts)) });
+    // The entity's secrets and file references: read from the snapshot a slice at a time, the files looked up asynchronously.
+    const tables = tableInfos(snap.db);
+    const sealed = sealedSteps(tables, entityId);
+    const exported = new Set(Object.keys(counts));
+    const found = sealedOf(sealed.tables, await readSteps(snap, sealed.steps)).filter((v) => exported.has(v.table));
+    const secrets = await sealSecrets(found, ctx.secrets, passphraseLock(settings), () => snap.pace());
     if (secrets.sealed) addData(SECRETS_PART, Buffer.from(JSON.stringify(secrets.sealed)));
-    let bytes = 0;
-    const blobs = referencedBlobs(snap.db, entityId).filter((sha) => ctx.blobs.has(sha));
-    for (const sha of blobs) {
-      const size = fs.statSync(ctx.blobs.pathOf(sha)).size;
-      bytes += size;
-      parts.push({ name: blobPartName(sha), size, sha256: sha, file: ctx.blobs.pathOf(sha) });
-    }
+    const blobs = await heldBlobs(ctx.blobs, blobsOf(await readSteps(snap, blobSteps(tables, entityId))));
+    const bytes = blobs.reduce((sum, b) => sum + b.size, 0);
+    for (const b of blobs) parts.push({ name: blobPartName(b.sha256), size: b.size, sha256: b.sha256, file: b.file });
     const readable = await readableFiles(ctx, snap, entityId, scratch).catch((err: unknown) => {
       throw describeFsError(err, folder);
     });
+    const pdfs = new Map((await heldBlobs(ctx.blobs, [...new Set(readable.flatMap((r) => (!r.part && r.blob ? [r.blob] : [])))])).map((b) => [b.sha256, b]));
     for (const r of readable) {
+      const pdf = r.blob ? pdfs.get(r.blob) : undefined;
       if (r.part) parts.push({ name: `readable/${r.name}`, ...r.part });
-      else if (r.blob && ctx.blobs.has(r.blob)) parts.push({ name: `readable/${r.name}`, size: fs.statSync(ctx.blobs.pathOf(r.blob)).size, sha256: r.blob, file: ctx.blobs.pathOf(r.blob) });
+      else if (pdf) parts.push({ name: `readable/${r.name}`, size: pdf.size, sha256: pdf.sha256, file: pdf.file });
     }
     const manifest: Manifest = {
       format: FORMAT,

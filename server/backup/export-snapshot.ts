@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import type { BatchStep } from '../db/read-pool.js';
+import { slices } from './slices.js';
 
 /**
  * What a business export reads from: a read-only connection of its own to the database file,
@@ -19,9 +20,6 @@ export interface ExportSnapshot {
   close(): void;
 }
 
-/** Work between two turns of the event loop: a request waits at most about this long for an export. */
-const SLICE_MS = 8;
-
 export function openExportSnapshot(sqlite: Database.Database): ExportSnapshot {
   if (sqlite.memory) return { db: sqlite, pace: () => Promise.resolve(), rows: <T>(st: Database.Statement, params: unknown[]) => st.all(...params) as T[], close: () => {} };
   const db = new Database(sqlite.name, { readonly: true, fileMustExist: true });
@@ -31,20 +29,29 @@ export function openExportSnapshot(sqlite: Database.Database): ExportSnapshot {
   db.exec('BEGIN');
   // A deferred transaction takes its snapshot at its first read: now, not at the first table.
   db.prepare('SELECT count(*) FROM sqlite_master').get();
-  let sliceStart = performance.now();
   return {
     db,
     rows: <T>(st: Database.Statement, params: unknown[]) => st.iterate(...params) as Iterable<T>,
-    async pace() {
-      if (performance.now() - sliceStart < SLICE_MS) return;
-      await nextTurn();
-      sliceStart = performance.now();
-    },
+    pace: slices(),
     close() {
       if (db.inTransaction) db.exec('COMMIT');
       db.close();
     },
   };
+}
+
+/** The rows of each step, read from the snapshot a slice at a time (an export's secrets and file references). */
+export async function readSteps(snap: ExportSnapshot, steps: BatchStep[]): Promise<unknown[][]> {
+  const results: unknown[][] = [];
+  for (const step of steps) {
+    const rows: unknown[] = [];
+    for (const r of snap.rows(snap.db.prepare(step.sql), step.params)) {
+      rows.push(r);
+      await snap.pace();
+    }
+    results.push(rows);
+  }
+  return results;
 }
 
 /**

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { csvField } from '../ledger/index.js';
 import { writePartFile, type ExportSnapshot } from './export-snapshot.js';
@@ -62,7 +61,8 @@ function fitFolders(parts: string[]): string[] {
   return kept;
 }
 
-function pdfFiles(db: Database.Database, entityId: string): ReadableFile[] {
+async function pdfFiles(snap: ExportSnapshot, entityId: string): Promise<ReadableFile[]> {
+  const db = snap.db;
   const folders = new Map((db.prepare('SELECT id, name, parent_id AS parentId FROM folders WHERE entity_id = ?').all(entityId) as { id: string; name: string; parentId: string | null }[]).map((f) => [f.id, f]));
   const pathOf = (folderId: string | null): string[] => {
     const parts: string[] = [];
@@ -74,17 +74,20 @@ function pdfFiles(db: Database.Database, entityId: string): ReadableFile[] {
     }
     return parts;
   };
-  const docs = db.prepare('SELECT id, name, folder_id AS folderId, sha256 FROM documents WHERE entity_id = ? ORDER BY created_at, id').all(entityId) as { id: string; name: string; folderId: string | null; sha256: string }[];
+  const docs = snap.rows<{ id: string; name: string; folderId: string | null; sha256: string }>(db.prepare('SELECT id, name, folder_id AS folderId, sha256 FROM documents WHERE entity_id = ? ORDER BY created_at, id'), [entityId]);
   const used = new Set<string>();
-  return docs.map((d) => {
+  const files: ReadableFile[] = [];
+  for (const d of docs) {
     const base = safeName(d.name.replace(/\.pdf$/i, ''), 60);
     const dir = fitFolders(pathOf(d.folderId));
     let name = [...dir, `${base}.pdf`].join('/');
     // Two documents of one name in one folder: the second gets its id.
     if (used.has(name)) name = [...dir, `${base} (${d.id.slice(-8)}).pdf`].join('/');
     used.add(name);
-    return { name: `documents/${name}`, blob: d.sha256 };
-  });
+    files.push({ name: `documents/${name}`, blob: d.sha256 });
+    await snap.pace();
+  }
+  return files;
 }
 
 /** The readable files of the export: CSVs written into `dir` (a scratch folder), PDFs as their blobs. */
@@ -98,6 +101,6 @@ export async function readableFiles(ctx: Context, snap: ExportSnapshot, entityId
   out.push(await tableCsv(snap, scratch, 'signatures/signature-requests.csv', 'signature_requests', entityId, 'created_at, id'));
   out.push(await tableCsv(snap, scratch, 'signatures/signers.csv', 'signers', entityId, 'request_id, "order", id'));
   out.push(await tableCsv(snap, scratch, 'signatures/audit.csv', 'signature_audit', entityId, 'request_id, seq'));
-  out.push(...pdfFiles(snap.db, entityId));
+  out.push(...(await pdfFiles(snap, entityId)));
   return out;
 }

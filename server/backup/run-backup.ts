@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { ConflictError } from '../http/errors.js';
@@ -70,17 +70,13 @@ export interface BackupListItem {
 export function listBackups(ctx: Context): BackupListItem[] {
   const folder = backupFolder(ctx);
   if (!fs.existsSync(folder)) return [];
+  const names = fs.readdirSync(folder).filter((n) => BACKUP_NAME.test(n));
+  // The runs of the files still there (retention keeps a few), not the whole history of runs.
+  const files = names.map((name) => path.join(folder, name));
   const runs = new Map(
-    ctx.db
-      .select()
-      .from(backupRuns)
-      .where(ne(backupRuns.kind, 'export'))
-      .all()
-      .map((r) => [r.file, r]),
+    (files.length ? ctx.db.select().from(backupRuns).where(and(ne(backupRuns.kind, 'export'), inArray(backupRuns.file, files))).all() : []).map((r) => [r.file, r]),
   );
-  return fs
-    .readdirSync(folder)
-    .filter((n) => BACKUP_NAME.test(n))
+  return names
     .map((name) => {
       const file = path.join(folder, name);
       const run = runs.get(file);

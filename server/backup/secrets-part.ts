@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type Database from 'better-sqlite3';
 import type { SecretBox } from '../secrets.js';
-import { sealedValues, updateSealed } from './inspect.js';
+import { updateSealed, type SealedValue } from './inspect.js';
+import { slices } from './slices.js';
 import { decryptSecrets, encryptSecrets, type Kdf, type SealedSecrets } from './passphrase.js';
 
 /** The passphrase's public half, as the install keeps it. */
@@ -23,11 +24,12 @@ export interface CollectedSecrets {
 }
 
 /**
- * Opens every machine-sealed value of `db` (a backup's own copy) with this machine's box and
- * encrypts them together to the passphrase's public key. Without a passphrase (or a box), none.
+ * Opens the machine-sealed values `found` (read from a backup's copy or an export's snapshot)
+ * with this machine's box and encrypts them together to the passphrase's public key; without a
+ * passphrase (or a box), none. Opened a slice at a time between other requests (`pace`): a
+ * business's secrets grow with its data (a signing token per signer).
  */
-export function collectSecrets(db: Database.Database, box: SecretBox | null, lock: PassphraseLock | null, scope: { entityId?: string; tables?: Set<string> } = {}): CollectedSecrets {
-  const found = sealedValues(db, scope.entityId).filter((v) => !scope.tables || scope.tables.has(v.table));
+export async function sealSecrets(found: SealedValue[], box: SecretBox | null, lock: PassphraseLock | null, pace: () => Promise<void> = slices()): Promise<CollectedSecrets> {
   const columns = [...new Set(found.map((v) => `${v.table}.${v.column}`))].sort();
   if (!lock) return { columns, sealed: null, count: 0, reason: 'No recovery passphrase is set: secrets (keys, passwords, tokens) are not in this backup' };
   if (!box) return { columns, sealed: null, count: 0, reason: "This machine's key is not available here: secrets are not in this backup" };
@@ -39,6 +41,7 @@ export function collectSecrets(db: Database.Database, box: SecretBox | null, loc
     } catch {
       unreadable++; // sealed by another machine's key (restored without passphrase): nothing to carry
     }
+    await pace();
   }
   const sealed = encryptSecrets(Buffer.from(JSON.stringify(payload)), lock.kdf, lock.publicKey);
   return { columns, sealed, count: payload.values.length, reason: unreadable ? `${unreadable} secret(s) could not be opened on this machine and are not included` : undefined };

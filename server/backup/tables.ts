@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
 
 /**
  * The install's backup settings: one row (id 1). The recovery passphrase is never stored: only
@@ -20,16 +20,24 @@ export const backupSettings = sqliteTable('backup_settings', {
   updatedAt: text('updated_at').notNull(),
 });
 
-/** Each backup or export this install wrote (or tried to), newest last. */
-export const backupRuns = sqliteTable('backup_runs', {
-  id: text('id').primaryKey(),
-  kind: text('kind', { enum: ['scheduled', 'manual', 'export'] }).notNull(),
-  /** Absolute path of the archive (its final name). */
-  file: text('file').notNull(),
-  startedAt: text('started_at').notNull(),
-  finishedAt: text('finished_at'),
-  size: integer('size'),
-  verified: integer('verified', { mode: 'boolean' }).notNull().default(false),
-  secretsIncluded: integer('secrets_included', { mode: 'boolean' }).notNull().default(false),
-  error: text('error'),
-});
+/**
+ * Each backup or export this install wrote (or tried to), newest last: one row per run, kept for
+ * good (hourly backups: about 9,000 a year). Read newest first through `started_at`'s index, so
+ * the status, the schedule's tick and the list never sort the whole history.
+ */
+export const backupRuns = sqliteTable(
+  'backup_runs',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: ['scheduled', 'manual', 'export'] }).notNull(),
+    /** Absolute path of the archive (its final name). */
+    file: text('file').notNull(),
+    startedAt: text('started_at').notNull(),
+    finishedAt: text('finished_at'),
+    size: integer('size'),
+    verified: integer('verified', { mode: 'boolean' }).notNull().default(false),
+    secretsIncluded: integer('secrets_included', { mode: 'boolean' }).notNull().default(false),
+    error: text('error'),
+  },
+  (t) => [index('backup_runs_started_idx').on(t.startedAt), index('backup_runs_file_idx').on(t.file)],
+);

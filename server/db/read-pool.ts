@@ -1,10 +1,10 @@
-// Long reads (the journal's CSV export, the unpaged ticket list) run in a small pool of worker
+// Long reads (the journal's CSV export, the unpaged ticket and document lists) run in a small pool of worker
 // threads, each with its own read-only connection to the database file (read-worker.mjs), so
 // better-sqlite3's synchronous calls never hold up the other requests. The pool is bounded: past
 // `maxWaiting` queued reads it answers 503 with Retry-After instead of piling work up. Rows come
 // back in chunks, each handled in its own turn of the event loop.
 import { Worker } from 'node:worker_threads';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { ServiceUnavailableError } from '../http/errors.js';
 
 /** SQL and its parameters, built by the caller for the entity its route resolved. */
@@ -46,6 +46,8 @@ export interface ReadPoolOptions {
   inlineRows?: number;
   /** The worker's entry (tests give one that fails). */
   workerUrl?: URL;
+  /** The entry of the short-lived workers that read another database file (`withFileReader`; tests give one that waits). */
+  fileWorkerUrl?: URL;
 }
 
 type Reply = { id: number; rows: unknown[]; done: boolean } | { id: number; error: string };
@@ -74,6 +76,8 @@ export class ReadPool {
   private readonly waiting: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** The short-lived readers of other files now running (`withFileReader`). */
+  private readonly fileReaders = new Set<ReadPool>();
   private readonly maxWaiting: number;
   private readonly chunkRows: number;
   /** See ReadPoolOptions.inlineRows. */
@@ -90,6 +94,28 @@ export class ReadPool {
   /** Reads currently running in a worker, and queued. */
   get load(): { running: number; waiting: number } {
     return { running: this.slots.filter((s) => s.job).length, waiting: this.waiting.length };
+  }
+
+  /** Reads of other files (a backup's copy) now running in their own workers. */
+  get fileReads(): number {
+    return [...this.fileReaders].filter((r) => r.load.running > 0).length;
+  }
+
+  /**
+   * Reads of another database file (a backup's copy: its integrity check, its counts) in a worker
+   * started for them and ended after, never in the API's: a check that takes seconds on a large
+   * file does not queue the unpaged lists and exports behind it.
+   */
+  async withFileReader<T>(file: string, use: (reader: ReadPool) => Promise<T>): Promise<T> {
+    if (this.closed) throw new ServiceUnavailableError('The server is stopping');
+    const reader = new ReadPool({ file, size: 1, maxWaiting: 0, workerUrl: this.options.fileWorkerUrl });
+    this.fileReaders.add(reader);
+    try {
+      return await use(reader);
+    } finally {
+      this.fileReaders.delete(reader);
+      await reader.close();
+    }
   }
 
   /** Runs the query in a worker; `onRows` gets its rows a chunk at a time, in order (a batch: every step's rows at once). */
@@ -110,15 +136,16 @@ export class ReadPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.waiting.splice(0)) job.reject(new ServiceUnavailableError('The server is stopping'));
-    await Promise.all(
-      this.slots.map((slot) => {
+    await Promise.all([
+      ...[...this.fileReaders].map((r) => r.close()),
+      ...this.slots.map((slot) => {
         const { worker, job } = slot;
         slot.worker = null;
         slot.job = null;
         job?.reject(new ServiceUnavailableError('The server is stopping'));
         return worker?.terminate();
       }),
-    );
+    ]);
   }
 
   private start(slot: Slot, job: Job): void {
@@ -144,7 +171,7 @@ export class ReadPool {
       const job = slot.job;
       slot.job = null;
       // Not the caller's fault and not lasting: the next read starts a new worker.
-      job?.reject(new ServiceUnavailableError(`The report worker stopped (${reason}); try again`));
+      job?.reject(new ServiceUnavailableError(`The read worker stopped (${reason}); try again`));
       this.next(slot);
     };
     worker.on('error', (err) => lost(err.message));
@@ -238,19 +265,52 @@ export async function readBatchInWorker(ctx: { sqlite: Database.Database }, batc
   return results;
 }
 
+/** Reads of one database file (a backup's copy, which no write changes): batches, and SQLite's integrity check. */
+export interface FileReader {
+  batch(batch: ReadBatch): Promise<unknown[][]>;
+  /** `PRAGMA integrity_check`: its problems joined by '; ', or 'ok'. */
+  integrity(): Promise<string>;
+}
+
+/** The integrity check of the file open as `db`. */
+function integrityHere(db: Database.Database): string {
+  return (db.prepare('PRAGMA integrity_check').pluck().all() as string[]).join('; ');
+}
+
 /**
- * SQLite's integrity check of the database file `file` (a backup's copy, not this connection's),
- * read by the pool's worker: seconds on a large database, during which requests go on. Its
- * problems joined by '; ', or 'ok'.
+ * Reads the database file `file` (a backup's copy, not this connection's): in a worker of its own
+ * beside the pool's (`ReadPool.withFileReader`), so its seconds-long checks and counts hold
+ * neither the API's thread nor the API's read worker. Without a pool (`ctx` null: the CLI, which
+ * has no requests to serve; an in-memory database), read by a connection opened here.
  */
-export async function integrityCheckInWorker(ctx: { sqlite: Database.Database }, file: string, here: () => string): Promise<string> {
-  const pool = readPool(ctx);
-  if (!pool) return here();
-  let result = '';
-  await pool.read({ integrityOf: file }, (rows) => {
-    result = (rows as string[]).join('; ');
-  });
-  return result;
+export async function withFileReader<T>(ctx: { sqlite: Database.Database } | null, file: string, use: (reader: FileReader) => Promise<T>): Promise<T> {
+  const pool = ctx ? readPool(ctx) : null;
+  if (pool) {
+    return pool.withFileReader(file, (worker) =>
+      use({
+        async batch(batch) {
+          let results: unknown[][] = [];
+          await worker.read(batch, (rows) => {
+            results = rows as unknown[][];
+          });
+          return results;
+        },
+        async integrity() {
+          let result = '';
+          await worker.read({ integrityOf: file }, (rows) => {
+            result = (rows as string[]).join('; ');
+          });
+          return result;
+        },
+      }),
+    );
+  }
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return await use({ batch: async (batch) => readBatchHere(db, batch), integrity: async () => integrityHere(db) });
+  } finally {
+    db.close();
+  }
 }
 
 /** Uses `pool` for this connection from now on (tests: a failing worker, a small queue); returns the one it replaces. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { LONG_READ_BUSY_DOC } from '../db/read-pool.js';
 import { route, type RouteDef } from '../http/route.js';
 import { BadRequestError } from '../http/errors.js';
 import { accessorOf } from '../folders/index.js';
 import { deleteDocument, getVisibleDocument, presentDocument, updateDocument, uploadDocument } from './documents.js';
-import { listDocuments } from './list-documents.js';
+import { listAllDocumentsJson, listDocuments } from './list-documents.js';
 import { readUpload, MAX_PDF_BYTES } from './upload.js';
 import * as s from './schemas.js';
 import { sendPdf } from './send-pdf.js';
@@ -26,8 +27,13 @@ const documentRoutes: RouteDef[] = [
       access: view,
       query: s.listDocumentsQuery,
       response: z.array(s.documentSchema),
+      errors: { 503: `Unpaged: ${LONG_READ_BUSY_DOC}` },
     },
     ({ ctx, entityId, auth, query, res }) => {
+      // Unpaged, the body is every matching document: read and serialised off the request path.
+      if (query.limit === undefined && query.cursor === undefined) {
+        return listAllDocumentsJson(ctx, entityId, accessorOf(ctx, entityId, auth), query, (total) => res.setHeader('x-total-count', String(total)));
+      }
       const page = listDocuments(ctx, entityId, accessorOf(ctx, entityId, auth), query);
       res.setHeader('x-total-count', String(page.total));
       if (page.nextCursor) res.setHeader('x-next-cursor', page.nextCursor);
