@@ -1,7 +1,7 @@
 // Applying a staged snapshot (see snapshot.ts) in bounded slices: each slice is one short write
 // transaction with capture off, and the event loop runs between slices, so a large entity's first
 // sync does not hold every request of the device for seconds. Rows this device has never seen go
-// in by set-based SQL, table by table (parents first), SLICE_ROWS staged rows at a time in key
+// in by set-based SQL, table by table (parents first), slices of staged rows in key
 // order, their stamps in the same slice; rows it already has (a re-snapshot, or a slice that
 // committed before a failed attempt) go through the applier a page at a time, last writer wins per
 // column. The link keeps `needsSnapshot` until the last transaction, which applies the people and
@@ -9,6 +9,7 @@
 // is taken whole and applied over what is here (the applier converges on it). Why slices and not a
 // worker thread: server/sync/README.md, "Snapshot".
 import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
 import { applyPeople } from '../auth/index.js';
 import type { Context } from '../context.js';
@@ -21,9 +22,16 @@ import { invariant } from './invariant.js';
 import { PROTOCOL_VERSION, snapshotRow, type LoggedChange, type SnapshotRow } from './protocol.js';
 import { syncLinks } from './tables.js';
 
-/** Staged rows per slice of set-based SQL: a few milliseconds of work each, whatever the entity's size. */
+/**
+ * Staged rows per slice, at most. A slice's cost per row depends on the table (its indexes and
+ * triggers: 2,000 tickets took 90 ms where 2,000 ledger lines take a few), so each table starts
+ * small and the size follows the time the last slice took, aiming at SLICE_MS.
+ */
 export const SLICE_ROWS = 2000;
-/** Rows per transaction of the careful path (the applier, row by row). */
+const FIRST_SLICE_ROWS = 250;
+const MIN_SLICE_ROWS = 50;
+const SLICE_MS = 20;
+/** Rows per transaction of the careful path (the applier, row by row), at most. */
 const CAREFUL_ROWS = 500;
 /** `how` of a staged row: inserted by set-based SQL, through the applier, or not for this entity. */
 export const BULK = 0;
@@ -41,6 +49,24 @@ export interface ApplyOutcome {
 
 /** Lets the event loop run (timers, requests) between two slices. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The size of the next slice: the last one's scaled to SLICE_MS (at most doubled, within bounds). */
+function sizer(max: number) {
+  let rows = Math.min(FIRST_SLICE_ROWS, max);
+  return {
+    get rows() {
+      return rows;
+    },
+    /** Runs one slice of `rows` rows and sizes the next one by its time. */
+    time<T>(fn: () => T): T {
+      const start = performance.now();
+      const result = fn();
+      const ms = performance.now() - start;
+      rows = Math.max(MIN_SLICE_ROWS, Math.min(max, rows * 2, Math.round((rows * SLICE_MS) / Math.max(ms, 1))));
+      return result;
+    },
+  };
+}
 
 /** A row's stamp per column, whichever way the hosted instance sent them. */
 function stampsOf(row: SnapshotRow): Record<string, string> {
@@ -126,7 +152,7 @@ function tableSql(ctx: Context, tables: SyncedTable[], table: SyncedTable, stage
   return {
     params: (entityId: string) => ({ entity: entityId, table: table.name, ...Object.fromEntries(deviceOnly.map((c, i) => [`device_only_${i}`, table.deviceOnly[c]])) }),
     // The last row_id of the slice after `@after` (or of the table, when fewer rows are left).
-    sliceEnd: prepare(`SELECT max(row_id) AS upTo FROM (SELECT row_id FROM ${staged} WHERE table_name = @table AND row_id > @after ORDER BY row_id LIMIT ${SLICE_ROWS})`),
+    sliceEnd: prepare(`SELECT max(row_id) AS upTo FROM (SELECT row_id FROM ${staged} WHERE table_name = @table AND row_id > @after ORDER BY row_id LIMIT @rows)`),
     // Another entity's row goes nowhere; rows this device has (or had: their stamps remain after a
     // delete), and rows whose key is not where expected, take the careful path. One pass for both.
     sort: prepare(`UPDATE ${staged} AS s SET how = CASE WHEN json_type(s.line, '$.data.entity_id') IS NOT NULL AND json_extract(s.line, '$.data.entity_id') IS NOT @entity THEN ${FOREIGN} ELSE ${APPLIER} END
@@ -173,7 +199,7 @@ function tableSql(ctx: Context, tables: SyncedTable[], table: SyncedTable, stage
       ),
     })),
     // In pages by rowid: the applier runs statements of its own, which an open iterator would forbid.
-    careful: prepare(`SELECT s.rowid AS n, json(s.line) AS line FROM ${staged} s WHERE s.table_name = @table AND s.how = ${APPLIER} AND s.rowid > @afterRow ORDER BY s.rowid LIMIT ${CAREFUL_ROWS}`),
+    careful: prepare(`SELECT s.rowid AS n, json(s.line) AS line FROM ${staged} s WHERE s.table_name = @table AND s.how = ${APPLIER} AND s.rowid > @afterRow ORDER BY s.rowid LIMIT @rows`),
   };
 }
 type TableSql = ReturnType<typeof tableSql>;
@@ -224,8 +250,9 @@ function bulkSlice(ctx: Context, statements: TableSql, params: Record<string, un
 /** The rows the set-based slices left to the applier, a page per transaction. */
 async function applyCareful(ctx: Context, engine: SyncEngine, entityId: string, statements: TableSql, seq: number, outcome: ApplyOutcome): Promise<void> {
   const params = statements.params(entityId);
+  const size = sizer(CAREFUL_ROWS);
   for (let afterRow = 0; ; ) {
-    const rows = statements.careful.all({ ...params, afterRow }) as { n: number; line: string }[];
+    const rows = statements.careful.all({ ...params, afterRow, rows: size.rows }) as { n: number; line: string }[];
     if (rows.length === 0) return;
     afterRow = rows[rows.length - 1].n;
     const batch: LoggedChange[] = [];
@@ -235,7 +262,7 @@ async function applyCareful(ctx: Context, engine: SyncEngine, entityId: string, 
       outcome.careful += 1;
       batch.push(...rowAsChanges(row.data, seq));
     }
-    const applied = inSlice(ctx, engine, () => engine.applier.apply(entityId, batch));
+    const applied = size.time(() => inSlice(ctx, engine, () => engine.applier.apply(entityId, batch)));
     for (const s of applied.skipped) ctx.log.warn({ entityId, table: params.table, reason: s.reason }, 'sync: snapshot row not applied');
     outcome.skipped += applied.skipped.length;
     await yieldToLoop();
@@ -251,11 +278,12 @@ export async function applyStaged(ctx: Context, engine: SyncEngine, entityId: st
   const all = engine.tables.map((table) => tableSql(ctx, engine.tables, table, staged));
   for (const statements of all) {
     const params = statements.params(entityId);
+    const size = sizer(SLICE_ROWS);
     // Row ids are never empty (staging refuses them), so '' is before the first.
     for (let after = ''; ; ) {
-      const { upTo } = statements.sliceEnd.get({ table: params.table, after }) as { upTo: string | null };
+      const { upTo } = statements.sliceEnd.get({ table: params.table, after, rows: size.rows }) as { upTo: string | null };
       if (upTo === null) break;
-      inSlice(ctx, engine, () => bulkSlice(ctx, statements, { ...params, after, upTo }, outcome));
+      size.time(() => inSlice(ctx, engine, () => bulkSlice(ctx, statements, { ...params, after, upTo }, outcome)));
       after = upTo;
       await yieldToLoop();
     }
