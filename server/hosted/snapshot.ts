@@ -17,12 +17,15 @@ import type { HostedDb, HostedTx } from './store.js';
 import { entities } from './schema.js';
 
 /**
- * Rows per query. PGlite's cost per query is high (a 2,000-row page cost three times per row what
- * a 10,000-row one does, measured), so pages are large; a page that came out big (large rows)
- * makes the next one smaller, so no page holds much more than PAGE_BYTES.
+ * Bounds of one query. PGlite runs in-process: a query holds the event loop for its whole
+ * duration, so pages are kept to a few tens of milliseconds (10,000-row pages, and one count over
+ * the whole entity, held it for half a second on an entity of millions of rows). A page ends at
+ * PAGE_ROWS rows or once its rows take PAGE_BYTES as stored (whichever first), so large rows make
+ * short pages from the first one on. The count is taken COUNT_ROWS rows at a time.
  */
-const PAGE_ROWS = 10_000;
-const PAGE_BYTES = 16 * 1024 * 1024;
+export const PAGE_ROWS = 2_000;
+const PAGE_BYTES = 2 * 1024 * 1024;
+const COUNT_ROWS = 50_000;
 
 /**
  * One NDJSON line per row, made by the database. `stamps` is as stored: one stamp when every
@@ -39,16 +42,44 @@ interface Page {
 }
 
 /**
- * Rows after `afterSeq`, in seq order: the order they were last written, nearly the order they
- * lie on disk (key order was random I/O on a large entity: twice as slow, measured). The order of
- * lines within a page does not matter to the device, so the aggregate does not sort.
+ * Rows after `after`, in seq order: the order they were last written, nearly the order they lie
+ * on disk (key order was random I/O on a large entity: twice as slow, measured). The page is cut
+ * by the stored size of the rows before it (its first row is always in). The order of lines
+ * within a page does not matter to the device, so the aggregate does not sort.
  */
-async function readPage(db: HostedDb | HostedTx, entityId: string, seqs: { after: number; upTo: number }, limit: number): Promise<Page> {
+async function readPage(db: HostedDb | HostedTx, entityId: string, seqs: { after: number; upTo: number }): Promise<Page> {
   const result = (await db.execute(sql`
     select string_agg(line, E'\n') as lines, count(*)::int as n, max(seq) as last
-    from (select seq, ${LINE} as line from rows where entity_id = ${entityId} and seq > ${seqs.after} and seq <= ${seqs.upTo} order by entity_id, seq limit ${limit}) page`)) as unknown as { rows: Page[] };
+    from (select seq, ${LINE} as line from (
+      select r.*, sum(pg_column_size(r.data) + pg_column_size(r.stamps)) over (order by r.seq rows between unbounded preceding and 1 preceding) as before
+      from rows r where r.entity_id = ${entityId} and r.seq > ${seqs.after} and r.seq <= ${seqs.upTo} order by r.entity_id, r.seq limit ${PAGE_ROWS}) w
+    where coalesce(w.before, 0) < ${PAGE_BYTES}) page`)) as unknown as { rows: Page[] };
   const [page] = result.rows;
   return { lines: page.lines, n: Number(page.n), last: page.last === null ? null : Number(page.last) };
+}
+
+/** Every page of the entity's rows last written in (after, upTo], each one query. */
+export async function* snapshotPages(db: HostedDb | HostedTx, entityId: string, seqs: { after: number; upTo: number }): AsyncGenerator<{ lines: string; n: number }> {
+  for (let after = seqs.after; ; ) {
+    const page = await readPage(db, entityId, { after, upTo: seqs.upTo });
+    if (page.n === 0 || page.last === null) return;
+    yield { lines: page.lines!, n: page.n };
+    after = page.last;
+  }
+}
+
+/** The entity's rows, counted COUNT_ROWS at a time (one count over millions of rows held the loop). */
+async function countRows(db: HostedDb, entityId: string): Promise<number> {
+  let total = 0;
+  for (let after = 0; ; ) {
+    const result = (await db.execute(
+      sql`select count(*)::int as n, max(seq) as last from (select seq from rows where entity_id = ${entityId} and seq > ${after} order by entity_id, seq limit ${COUNT_ROWS}) w`,
+    )) as unknown as { rows: { n: number; last: number | null }[] };
+    const { n, last } = result.rows[0];
+    total += Number(n);
+    if (Number(n) < COUNT_ROWS || last === null) return total;
+    after = Number(last);
+  }
 }
 
 /** Writes with back-pressure; false once the client has gone. */
@@ -70,30 +101,24 @@ async function write(res: Response, text: string): Promise<boolean> {
 
 /** Every page of rows last written in (after, upTo]; the number of rows sent, or null when the client left. */
 async function sendPages(db: HostedDb | HostedTx, res: Response, entityId: string, seqs: { after: number; upTo: number }, closing: AbortSignal): Promise<number | null> {
-  let after = seqs.after;
   let sent = 0;
-  let limit = PAGE_ROWS;
-  for (;;) {
+  for await (const page of snapshotPages(db, entityId, seqs)) {
     if (closing.aborted) return null;
-    const page = await readPage(db, entityId, { after, upTo: seqs.upTo }, limit);
-    if (page.n === 0) return sent;
     if (!(await write(res, `${page.lines}\n`))) return null;
     sent += page.n;
-    if (page.n < limit) return sent;
-    after = page.last!;
-    limit = Math.max(100, Math.min(PAGE_ROWS, Math.floor((limit * PAGE_BYTES) / Math.max(1, page.lines!.length))));
   }
+  return sent;
 }
 
 export async function streamSnapshot(h: HostedContext, auth: DeviceAuth, res: Response): Promise<void> {
   const db = h.store.db;
   const [start] = await db.select({ lastSeq: entities.lastSeq }).from(entities).where(eq(entities.id, auth.entityId));
   invariant(start, 'a device belongs to an existing entity');
-  const counted = (await db.execute(sql`select count(*)::int as n from rows where entity_id = ${auth.entityId}`)) as unknown as { rows: { n: number }[] };
+  const counted = await countRows(db, auth.entityId);
   res.status(200);
   res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  const header = { kind: 'header', serverTime: serverTime(h), seq: start.lastSeq, rows: Number(counted.rows[0].n) };
+  const header = { kind: 'header', serverTime: serverTime(h), seq: start.lastSeq, rows: counted };
   if (!(await write(res, `${JSON.stringify(header)}\n`))) return;
   const first = await sendPages(db, res, auth.entityId, { after: 0, upTo: start.lastSeq }, h.closing);
   if (first === null) return void res.destroy();

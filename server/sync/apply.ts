@@ -96,25 +96,46 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
     return null;
   }
 
+  /** Per table and foreign key: whether the row with this key (and entity) has a parent missing. */
+  const orphanChecks = new Map<string, Database.Statement[]>();
+  const orphanChecksOf = (table: SyncedTable) => {
+    let checks = orphanChecks.get(table.name);
+    if (checks) return checks;
+    const fks = new Map<number, { parent: string; from: string[]; to: (string | null)[] }>();
+    for (const r of sqlite.pragma(`foreign_key_list(${q(table.name)})`) as { id: number; table: string; from: string; to: string | null }[]) {
+      const fk = fks.get(r.id) ?? { parent: r.table, from: [], to: [] };
+      fk.from.push(r.from);
+      fk.to.push(r.to);
+      fks.set(r.id, fk);
+    }
+    const where = `${table.primaryKey.map((c) => `t.${q(c)} = ?`).join(' AND ')} AND t.entity_id = ?`;
+    checks = [...fks.values()].map((fk) => {
+      // No column named: the parent's primary key.
+      const pk = (sqlite.pragma(`table_info(${q(fk.parent)})`) as { name: string; pk: number }[]).filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      const to = fk.to.map((c, i) => c ?? pk[i]);
+      return sqlite.prepare(`SELECT 1 FROM ${q(table.name)} t WHERE ${where} AND ${fk.from.map((c) => `t.${q(c)} IS NOT NULL`).join(' AND ')}
+        AND NOT EXISTS (SELECT 1 FROM ${q(fk.parent)} p WHERE ${fk.from.map((c, i) => `p.${q(to[i])} = t.${q(c)}`).join(' AND ')})`);
+    });
+    orphanChecks.set(table.name, checks);
+    return checks;
+  };
+
   /**
    * Rows whose parent the log deleted (a folder deleted on one device while another shared it):
    * they go as ON DELETE CASCADE takes them wherever the parent's delete is applied after them.
    * Left in place, the deferred foreign-key check would fail this page's transaction on every
-   * retry and the device would never sync again.
+   * retry and the device would never sync again. Only the rows this page wrote are looked at (a
+   * parent's delete cascades by itself): a check of the whole table per page grew with the table.
    */
-  function dropOrphans(touched: Set<string>, changeOf: Map<string, string>, outcome: ApplyOutcome) {
-    for (let found = true; found; ) {
-      found = false;
-      for (const name of touched) {
-        for (const v of sqlite.pragma(`foreign_key_check(${q(name)})`) as { rowid: number | null }[]) {
-          if (v.rowid === null) continue; // WITHOUT ROWID: the deferred check reports it
-          const table = byName.get(name)!;
-          const rowId = sqlite.prepare(`SELECT ${table.primaryKey.length === 1 ? q(table.primaryKey[0]) : `json_array(${table.primaryKey.map(q).join(', ')})`} AS id FROM ${q(name)} WHERE rowid = ?`).get(v.rowid) as { id: string };
-          prepared(`DELETE FROM ${q(name)} WHERE rowid = ?`).run(v.rowid);
-          outcome.skipped.push({ id: changeOf.get(`${name}\u0000${rowId.id}`) ?? '', reason: `${name} ${rowId.id}: its parent row was deleted` });
-          found = true;
-        }
-      }
+  function dropOrphans(entityId: string, written: Map<string, string>, outcome: ApplyOutcome) {
+    for (const [at, changeId] of written) {
+      const [name, rowId] = at.split('\u0000');
+      const table = byName.get(name)!;
+      const key = keyOf(table, rowId);
+      if (!key) continue;
+      if (!orphanChecksOf(table).some((check) => check.get(...(key as never[]), entityId) !== undefined)) continue;
+      prepared(`DELETE FROM ${q(name)} WHERE ${table.primaryKey.map((c) => `${q(c)} = ?`).join(' AND ')} AND entity_id = ?`).run(...(key as never[]), entityId);
+      outcome.skipped.push({ id: changeId, reason: `${name} ${rowId}: its parent row was deleted` });
     }
   }
 
@@ -122,18 +143,17 @@ export function createApplier(sqlite: Database.Database, tables: SyncedTable[]) 
     /** Call inside a transaction, with capture off. */
     apply(entityId: string, changes: LoggedChange[]): ApplyOutcome {
       const outcome: ApplyOutcome = { applied: 0, skipped: [] };
-      const touched = new Set<string>();
-      const changeOf = new Map<string, string>();
+      // Rows of known tables this page wrote, by table and row id: the change that wrote each last.
+      const written = new Map<string, string>();
       for (const change of changes) {
         // This device's own changes come back too: their stamps equal the local ones, so they change
         // nothing — unless the local value was given up (a discarded rejection), which they restore.
         const skipped = applyOne(entityId, change);
         if (skipped) outcome.skipped.push({ id: change.id, reason: skipped });
         else outcome.applied += 1;
-        if (byName.has(change.table)) touched.add(change.table);
-        changeOf.set(`${change.table}\u0000${change.rowId}`, change.id);
+        if (byName.has(change.table)) written.set(`${change.table}\u0000${change.rowId}`, change.id);
       }
-      dropOrphans(touched, changeOf, outcome);
+      dropOrphans(entityId, written, outcome);
       return outcome;
     },
   };

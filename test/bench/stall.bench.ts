@@ -2,9 +2,22 @@
 // (the business export, a backup). The server runs on this thread; /api/health is probed from a
 // worker thread while the job runs, and the loop's delay is sampled (monitorEventLoopDelay).
 // Sizes as in scale.bench.ts (SCALE_EVENTS, SCALE_TICKETS, SCALE_MESSAGES, SCALE_DOCUMENTS).
-// Prints figures only.
+// Then the entity's synced rows are put on a hosted instance (PGlite, in this process) as its
+// current rows, and two snapshot phases run: the hosted instance building a snapshot for a device
+// (read and discarded here), and a new device joining (download, then the apply in slices). Both
+// run on this thread, so the join's figure holds the hosted instance's pages too. STALL_SNAPSHOT=0
+// leaves them out. Prints figures only.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { sql } from 'drizzle-orm';
+import type { Context } from '../../server/context.js';
+import { startHosted, type RunningHosted } from '../../server/hosted/main.js';
+import { rowIdSql, rowJson } from '../../server/sync/capture.js';
+import { engineOf } from '../../server/sync/engine-state.js';
+import { call, link, linkInput } from '../hosted/client.js';
 import { startTestServer } from '../helpers/server.js';
 import { exportEntity } from '../../server/backup/export-entity.js';
 import { runBackup } from '../../server/backup/run-backup.js';
@@ -75,6 +88,69 @@ export async function measureStall(name: string, url: string, job: () => Promise
   );
 }
 
+/**
+ * The entity's synced rows as the hosted instance's current rows (one stamp each, as if pushed),
+ * straight into its store: pushing millions of changes would take hours. Returns the linking
+ * device's token (it makes add-device codes) and its account's credentials (a join uses them).
+ */
+async function seedHosted(ctx: Context, hosted: RunningHosted, entityId: string): Promise<{ token: string; email: string; password: string }> {
+  const { device, input } = await link(hosted.url, linkInput({ entityId, entityName: 'Scale' }));
+  const { tables, capture } = engineOf(ctx);
+  const stamp = capture.stamp();
+  const db = hosted.ctx.store.db;
+  let seq = 0;
+  const put = async (table: string, fact: boolean, batch: { r: string; d: unknown }[]) => {
+    await db.execute(sql`insert into rows (entity_id, table_name, row_id, data, stamps, is_fact, seq)
+      select ${entityId}::uuid, ${table}, x->>'r', x->'d', to_jsonb(${stamp}::text), ${fact}, ${seq}::bigint + n
+      from jsonb_array_elements(${JSON.stringify(batch)}::jsonb) with ordinality as t(x, n)
+      on conflict (entity_id, table_name, row_id) do nothing`);
+    seq += batch.length;
+  };
+  for (const table of tables) {
+    let batch: { r: string; d: unknown }[] = [];
+    const rows = ctx.sqlite.prepare(`SELECT ${rowIdSql(table, 'NEW')} AS r, ${rowJson(table, 'NEW')} AS d FROM "${table.name}" AS NEW WHERE entity_id = ?`).iterate(entityId) as Iterable<{ r: string; d: string }>;
+    for (const row of rows) {
+      batch.push({ r: String(row.r), d: JSON.parse(row.d) });
+      if (batch.length === 5000) {
+        await put(table.name, table.kind === 'fact', batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await put(table.name, table.kind === 'fact', batch);
+  }
+  await db.execute(sql`update entities set last_seq = greatest(last_seq, ${seq}) where id = ${entityId}::uuid`);
+  console.log(`${seq.toLocaleString('en')} rows on the hosted instance`);
+  return { token: device.token, email: input.email, password: input.password };
+}
+
+/** The snapshot phases: the hosted instance building one, then a new device joining. */
+export async function measureSnapshots(ctx: Context, entityId: string): Promise<void> {
+  const hostedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bureau-stall-hosted-'));
+  const hosted = await startHosted({ port: 0, dataDir: hostedDir, logLevel: 'silent' });
+  const joining = await startTestServer({});
+  try {
+    const t = performance.now();
+    const { token, email, password } = await seedHosted(ctx, hosted, entityId);
+    console.log(`hosted instance seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    await measureStall('hosted snapshot (PGlite)', hosted.url, async () => {
+      const res = await fetch(`${hosted.url}/sync/v1/snapshot`, { headers: { authorization: `Bearer ${token}` } });
+      const reader = res.body!.getReader();
+      while (!(await reader.read()).done);
+    });
+    const code = await call(hosted.url, 'POST', '/sync/v1/devices/codes', { token });
+    await measureStall('snapshot join (device)', joining.url, async () => {
+      const joined = await joining.anon.post('/api/sync/join', { hostedUrl: hosted.url, code: code.body.code, email, password });
+      if (joined.status !== 201) console.log(`join answered ${joined.status}: ${JSON.stringify(joined.body)}`);
+      const error = joining.ctx.sqlite.prepare('SELECT last_error FROM sync_links WHERE entity_id = ?').get(entityId) as { last_error: string | null } | undefined;
+      if (error?.last_error) console.log(`join's first cycle failed: ${error.last_error}`);
+    });
+  } finally {
+    await joining.close();
+    await hosted.close();
+    fs.rmSync(hostedDir, { recursive: true, force: true });
+  }
+}
+
 export default async function stallBench() {
   const server = await startTestServer({});
   try {
@@ -89,6 +165,7 @@ export default async function stallBench() {
     console.log(`${lines.toLocaleString('en')} journal lines; figures from a loaded, shared machine`);
     await measureStall('business export', server.url, () => exportEntity(server.ctx, user.entityId));
     await measureStall('backup (manual)', server.url, () => runBackup(server.ctx, 'manual'));
+    if (process.env.STALL_SNAPSHOT !== '0') await measureSnapshots(server.ctx, user.entityId);
   } finally {
     await server.close();
   }
