@@ -1247,6 +1247,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Unpaged: Too many long reads (reports, exports) are waiting, or the read worker stopped: retry (after `Retry-After` seconds when given) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
