@@ -7,13 +7,14 @@ import { listAudit, verifyAuditChain } from './audit.js';
 import { addFields, listFields, removeFields, updateField } from './fields.js';
 import { listSignatureParties } from './parties.js';
 import { remindSignatureRequest } from './reminders.js';
-import { createSignatureRequest, getRequestDetail, getVisibleRequest, listSignatureRequests, type RequestMeta } from './requests.js';
+import { createSignatureRequest, getRequestDetail, getVisibleRequest, type RequestMeta } from './requests.js';
+import { listSignatureRequests } from './list-requests.js';
 import { addSigner, issueSigningLink, removeSigner, updateSigner } from './signers.js';
 import { cancelSignatureRequest, completeSignatureRequest, sendSignatureRequest } from './transitions.js';
 import { findDocument } from './documents.js';
 import { sendPdf } from './send-pdf.js';
 import { signedName } from './signed-copy.js';
-import { ConflictError } from '../http/errors.js';
+import { BadRequestError, ConflictError } from '../http/errors.js';
 import { entityLinks } from '../kernel/entity-links.js';
 import * as s from './request-schemas.js';
 
@@ -47,8 +48,24 @@ export const signatureRequestRoutes: RouteDef[] = [
     ({ ctx, entityId, query }) => listSignatureParties(ctx, entityId, query.search),
   ),
   route(
-    { method: 'get', path: base, summary: 'List signature requests', description: 'Newest first; members below admin see only requests whose document they can see.', tags, access: view, query: s.listRequestsQuery, response: z.array(s.signatureRequestListItem) },
-    ({ ctx, entityId, auth, query }) => listSignatureRequests(ctx, entityId, accessorOf(ctx, entityId, auth), query),
+    {
+      method: 'get',
+      path: base,
+      summary: 'List signature requests',
+      description:
+        'Newest first (createdAt, then id); members below admin see only requests whose document they can see. Filters: `status`, and `awaitingMe=true` — requests still `sent` where the signed-in person (by e-mail address) is a signer, approver or viewer (not cc) whose turn has come and who has not acted yet, i.e. "waiting for your signature"; an API key acts for no person, so `awaitingMe=true` with one is a 400. Without `limit` and `cursor` the body is every matching request. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`, with the same filters). `x-total-count` is always the number of matching requests. The body is a plain array either way. A cursor that is not one this list handed out, or a bad `limit`, is a 400.',
+      tags,
+      access: view,
+      query: s.listRequestsQuery,
+      response: z.array(s.signatureRequestListItem),
+    },
+    ({ ctx, entityId, auth, query, res }) => {
+      if (query.awaitingMe && auth?.kind !== 'session') throw new BadRequestError('awaitingMe=true needs a signed-in person; an API key acts for no one');
+      const page = listSignatureRequests(ctx, entityId, accessorOf(ctx, entityId, auth), query, query.awaitingMe && auth?.kind === 'session' ? auth.email : null);
+      res.setHeader('x-total-count', String(page.total));
+      if (page.nextCursor) res.setHeader('x-next-cursor', page.nextCursor);
+      return page.items;
+    },
   ),
   route(
     { method: 'post', path: base, summary: 'Create a signature request (draft)', description: 'The document must belong to the entity (else 400). Signers may be given now or added later while in draft.', tags, access: sign, body: s.createRequestBody, response: s.signatureRequestDetail, status: 201 },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES, REQUEST_STATUSES, SIGNER_ROLES } from './tables.js';
 import { safeText } from '../http/safe-text.js';
+import { optInPaging } from '../http/cursor.js';
 
 export const AUTO_REMIND = { firstAfterDays: 2, everyDays: 3, max: 3 } as const;
 
@@ -99,7 +100,15 @@ export const signatureRequestDetail = signatureRequestListItem
   })
   .meta({ id: 'SignatureRequest' });
 
-export const listRequestsQuery = z.object({ entityId: z.uuid().optional(), status: requestStatusSchema.optional() });
+export const listRequestsQuery = z.object({
+  entityId: z.uuid().optional(),
+  status: requestStatusSchema.optional(),
+  awaitingMe: z.stringbool({ error: 'must be true or false' }).default(false).meta({
+    description:
+      '`true`: only requests still `sent` where the signed-in person (matched by their e-mail address) is a signer, approver or viewer (not cc) whose turn has come and who has not acted yet. Needs a signed-in person: with an API key it is a 400.',
+  }),
+  ...optInPaging('signature request'),
+});
 export const requestParams = z.object({ requestId: z.uuid() });
 export const signerParams = z.object({ requestId: z.uuid(), signerId: z.uuid() });
 

@@ -1,14 +1,14 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { write } from '../db/write.js';
 import type { Queryable } from '../db/tx.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
-import { visibleFolderIds, type Accessor } from '../folders/index.js';
+import type { Accessor } from '../folders/index.js';
 import { appendAudit, listAudit, type AuditActor } from './audit.js';
 import { getVisibleDocument } from './documents.js';
-import type { createRequestBody, listRequestsQuery } from './request-schemas.js';
+import type { createRequestBody } from './request-schemas.js';
 import { insertSigner } from './insert-signer.js';
 import { signedCopyOf } from './signed-copy.js';
 import { documents, signatureFields, signatureRequests, signers } from './tables.js';
@@ -111,21 +111,6 @@ export function getRequestDetail(ctx: Context, entityId: string, requestId: stri
     signers: signersOf(ctx.db, entityId, requestId).map((s) => presentSigner(s, counts.get(s.id) ?? 0)),
     auditLog: listAudit(ctx.db, entityId, requestId),
   };
-}
-
-export function listSignatureRequests(ctx: Context, entityId: string, accessor: Accessor, query: z.output<typeof listRequestsQuery>) {
-  const where: (SQL | undefined)[] = [eq(signatureRequests.entityId, entityId)];
-  if (query.status) where.push(eq(signatureRequests.status, query.status));
-  const visible = visibleFolderIds(ctx, entityId, accessor);
-  if (visible) where.push(visible.size ? or(isNull(documents.folderId), inArray(documents.folderId, [...visible])) : isNull(documents.folderId));
-  return ctx.db
-    .select({ r: signatureRequests, documentName: documents.name })
-    .from(signatureRequests)
-    .innerJoin(documents, and(eq(documents.id, signatureRequests.documentId), eq(documents.entityId, signatureRequests.entityId)))
-    .where(and(...where))
-    .orderBy(desc(signatureRequests.createdAt), desc(signatureRequests.id))
-    .all()
-    .map(({ r, documentName }) => ({ id: r.id, title: r.title, status: r.status, documentId: r.documentId, documentName, dueDate: r.dueDate, completedAt: r.completedAt, createdAt: r.createdAt }));
 }
 
 export function createSignatureRequest(ctx: Context, entityId: string, accessor: Accessor, input: z.output<typeof createRequestBody>, meta: RequestMeta & { userId: string | null }) {

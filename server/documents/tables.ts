@@ -73,7 +73,12 @@ export const signatureRequests = sqliteTable(
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [index('signature_requests_entity_idx').on(t.entityId, t.status), index('signature_requests_document_idx').on(t.documentId)],
+  // The list's order (newest first, by id on ties), with and without a status: a page walks an index.
+  (t) => [
+    index('signature_requests_entity_idx').on(t.entityId, t.status, t.createdAt, t.id),
+    index('signature_requests_created_idx').on(t.entityId, t.createdAt, t.id),
+    index('signature_requests_document_idx').on(t.documentId),
+  ],
 );
 
 export const SIGNER_ROLES = ['signer', 'approver', 'viewer', 'cc'] as const;

@@ -108,3 +108,37 @@ test('the documents list loads 50 at a time, with folder and search filters on e
   await expect(items).toHaveCount(3);
   await expect(more).toHaveCount(0);
 });
+
+test('the signature requests list loads 50 at a time, with the status filter on every page', async ({ server, signedIn: { page, client } }) => {
+  test.setTimeout(120_000);
+  const pdf = new Uint8Array(await makePdf(1));
+  const doc = await client.request('POST', '/api/documents?name=Paged.pdf', { raw: pdf, headers: { 'content-type': 'application/pdf' } });
+  expect(doc.status).toBe(201);
+  for (let i = 1; i <= 55; i++) {
+    const res = await client.post('/api/documents/signature-requests', { documentId: doc.body.id, title: `Paged request ${String(i).padStart(3, '0')}` });
+    expect(res.status).toBe(201);
+  }
+  const cancelled = await client.post('/api/documents/signature-requests', { documentId: doc.body.id, title: 'Withdrawn request' });
+  expect((await client.patch(`/api/documents/signature-requests/${cancelled.body.id}`, { action: 'cancel' })).status).toBe(200);
+  const rows = page.getByRole('row').filter({ hasText: /Paged request|Withdrawn request/ });
+  const more = page.getByRole('button', { name: 'Load more' });
+
+  await page.goto(`${server.url}/documents/requests`);
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText('50 of 56 requests')).toBeVisible();
+  // Newest first: the oldest wait for the next page.
+  await expect(rows.filter({ hasText: 'Paged request 007' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'Paged request 006' })).toHaveCount(0);
+  await more.click();
+  await expect(rows).toHaveCount(56);
+  await expect(rows.filter({ hasText: 'Paged request 001' })).toHaveCount(1);
+  await expect(more).toHaveCount(0);
+
+  await page.getByLabel('Status').selectOption('cancelled');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'Withdrawn request' })).toHaveCount(1);
+  await expect(more).toHaveCount(0);
+  await page.getByLabel('Status').selectOption('draft');
+  await expect(rows).toHaveCount(50);
+  await expect(page.getByText('50 of 55 requests')).toBeVisible();
+});

@@ -148,7 +148,7 @@ describe('migrations', () => {
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data, 0027 the document and ledger search indexes, 0029 the wallet's relayer per entity and kept bundles), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data, 0027 the document and ledger search indexes, 0029 the wallet's relayer per entity and kept bundles, 0032 the signature requests' list indexes), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     // Capture triggers name every column; they are made again at start.
     for (const { name } of old.sqlite.prepare("select name from sqlite_master where type = 'trigger' and name like 'sync_capture_%'").all() as { name: string }[]) old.sqlite.exec(`DROP TRIGGER ${name}`);
@@ -176,7 +176,8 @@ describe('migrations', () => {
       DROP TABLE wallet_bundles;
       CREATE TABLE __old_wallet_relayers (chain text PRIMARY KEY NOT NULL, owner_key_sealed text NOT NULL, account_address text NOT NULL, created_at text NOT NULL);
       INSERT INTO __old_wallet_relayers SELECT chain, owner_key_sealed, account_address, created_at FROM wallet_relayers WHERE entity_id = '';
-      DROP TABLE wallet_relayers; ALTER TABLE __old_wallet_relayers RENAME TO wallet_relayers;`);
+      DROP TABLE wallet_relayers; ALTER TABLE __old_wallet_relayers RENAME TO wallet_relayers;
+      DROP INDEX signature_requests_created_idx; DROP INDEX signature_requests_entity_idx; CREATE INDEX signature_requests_entity_idx ON signature_requests (entity_id, status);`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);

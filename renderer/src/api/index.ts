@@ -3,3 +3,4 @@ export { client, unwrap, type ApiData, type ApiBody, type ApiQuery, type Schema,
 export { queryClient, entityKey, keyOfEntity, useEntityQuery, invalidateEntity, setEntityData } from './queries';
 export { apiUrl } from './urls';
 export { uploadFile, unwrapPage, type Page } from './raw';
+export { useEntityPages } from './pages';

@@ -2392,14 +2392,20 @@ export interface paths {
         };
         /**
          * List signature requests
-         * @description Newest first; members below admin see only requests whose document they can see.
+         * @description Newest first (createdAt, then id); members below admin see only requests whose document they can see. Filters: `status`, and `awaitingMe=true` — requests still `sent` where the signed-in person (by e-mail address) is a signer, approver or viewer (not cc) whose turn has come and who has not acted yet, i.e. "waiting for your signature"; an API key acts for no person, so `awaitingMe=true` with one is a 400. Without `limit` and `cursor` the body is every matching request. Paging is opt-in: with `limit` (1–200) and/or `cursor` (default page size 50) the body is one page; when more remain the response has `x-next-cursor` (pass it as `cursor`, with the same filters). `x-total-count` is always the number of matching requests. The body is a plain array either way. A cursor that is not one this list handed out, or a bad `limit`, is a 400.
          *
          *     entityId: Q (query). Session permission: `DOCUMENTS.VIEW`. API key scope: `read:documents`.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description `true`: only requests still `sent` where the signed-in person (matched by their e-mail address) is a signer, approver or viewer (not cc) whose turn has come and who has not acted yet. Needs a signed-in person: with an API key it is a 400. */
+                    awaitingMe?: string;
+                    /** @description Opaque cursor from the `x-next-cursor` response header of the previous page (page size `limit`, default 50). */
+                    cursor?: string;
                     entityId?: string;
+                    /** @description Page size (1–200). Paging is opt-in: without `limit` and `cursor` every matching signature request is returned. */
+                    limit?: number;
                     status?: components["schemas"]["SignatureRequestStatus"];
                 };
                 header?: never;

@@ -1,5 +1,6 @@
-import { Button, EmptyState, Spinner } from '../../ui/components';
+import { EmptyState, Spinner } from '../../ui/components';
 import { DocumentList, type DocumentActions } from './DocumentList';
+import { LoadMore } from './LoadMore';
 import type { DocumentItem } from './types';
 
 /** The documents loaded so far (or why there are none), and "Load more" while the server has more. */
@@ -41,18 +42,7 @@ export function DocumentResults({
   return (
     <>
       <DocumentList documents={rows} canEdit={canEdit} onOpen={onOpen} onReorder={onReorder} onRequest={onRequest} actions={actions} />
-      {more.has && (
-        <div className="row">
-          <Button busy={more.loading} onClick={more.load}>
-            Load more
-          </Button>
-          {total !== null && (
-            <span className="muted">
-              {rows.length} of {total} documents
-            </span>
-          )}
-        </div>
-      )}
+      <LoadMore shown={rows.length} total={total} noun="documents" more={more} />
     </>
   );
 }

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge, Card, EmptyState, ErrorBanner, SelectInput, Spinner } from '../../ui/components';
 import { formatDateTime } from '../../ui/hooks';
-import { useRequests } from './queries';
+import { LoadMore } from './LoadMore';
+import { useRequestPages } from './queries';
 import { STATUS_TONE, type RequestStatus } from './types';
 
 export function RequestsList() {
   const [status, setStatus] = useState<RequestStatus | ''>('');
-  const list = useRequests(status);
+  const list = useRequestPages(status);
   return (
     <Card
       title="Signature requests"
@@ -21,41 +22,44 @@ export function RequestsList() {
       }
     >
       <ErrorBanner error={list.error?.message} onRetry={() => void list.refetch()} />
-      {!list.data ? (
+      {!list.rows ? (
         <Spinner />
-      ) : list.data.length === 0 ? (
+      ) : list.rows.length === 0 ? (
         <EmptyState title="No signature requests" icon="✎">
           Open a document and choose “Request signatures”.
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Title</th>
-                <th>Document</th>
-                <th>Status</th>
-                <th>Due</th>
-                <th>Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <Link to={`/documents/requests/${r.id}`}>{r.title}</Link>
-                  </td>
-                  <td>{r.documentName}</td>
-                  <td>
-                    <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
-                  </td>
-                  <td>{formatDateTime(r.dueDate)}</td>
-                  <td>{formatDateTime(r.createdAt)}</td>
+        <>
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Title</th>
+                  <th>Document</th>
+                  <th>Status</th>
+                  <th>Due</th>
+                  <th>Created</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {list.rows.map((r) => (
+                  <tr key={r.id}>
+                    <td>
+                      <Link to={`/documents/requests/${r.id}`}>{r.title}</Link>
+                    </td>
+                    <td>{r.documentName}</td>
+                    <td>
+                      <Badge tone={STATUS_TONE[r.status]}>{r.status}</Badge>
+                    </td>
+                    <td>{formatDateTime(r.dueDate)}</td>
+                    <td>{formatDateTime(r.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <LoadMore shown={list.rows.length} total={list.total} noun="requests" more={{ has: list.hasNextPage, loading: list.isFetchingNextPage, load: () => void list.fetchNextPage() }} />
+        </>
       )}
     </Card>
   );

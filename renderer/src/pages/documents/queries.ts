@@ -1,6 +1,5 @@
 /** Documents' data, loaded and cached with TanStack Query (keys under the current entity and `documents`). */
-import { keepPreviousData } from '@tanstack/react-query';
-import { client, entityKey, getCurrentEntity, invalidateEntity, queryClient, unwrap, useEntityQuery } from '../../api';
+import { client, entityKey, getCurrentEntity, invalidateEntity, queryClient, unwrap, unwrapPage, useEntityPages, useEntityQuery } from '../../api';
 import type { Field, RequestStatus, SigningView } from './types';
 
 export const FOLDERS_KEY = ['documents', 'folders'];
@@ -14,8 +13,13 @@ export function useFolders() {
 
 export const refreshDocuments = () => invalidateEntity(...DOCUMENTS_KEY);
 
-export function useRequests(status: RequestStatus | '') {
-  return useEntityQuery(['documents', 'requests', status], () => unwrap(client.GET('/api/documents/signature-requests', { params: { query: { status: status || undefined } } })), { placeholderData: keepPreviousData });
+export const REQUEST_PAGE_SIZE = 50;
+
+/** The signature requests (of one status, or all), newest first, a page at a time. */
+export function useRequestPages(status: RequestStatus | '') {
+  return useEntityPages(['documents', 'requests', status], (cursor) =>
+    unwrapPage(client.GET('/api/documents/signature-requests', { params: { query: { status: status || undefined, limit: REQUEST_PAGE_SIZE, cursor } } })),
+  );
 }
 
 export function useRequest(requestId: string) {

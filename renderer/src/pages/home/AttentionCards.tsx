@@ -11,8 +11,7 @@ import { loadPendingApprovals, loadTicketsAssignedTo, loadWaitingForSignature } 
 
 export function SignatureCard() {
   const session = useSession();
-  const email = session.user?.email ?? '';
-  const data = useEntityQuery(['home', 'signatures', email], () => loadWaitingForSignature(email));
+  const data = useEntityQuery(['home', 'signatures', session.user?.id ?? ''], loadWaitingForSignature);
   return (
     <AttentionCard id="signatures" title="Waiting for your signature" count={data.data?.total} error={data.error?.message ?? null} onRetry={() => void data.refetch()} empty="No signature request is waiting for you." more={<Link to="/documents/requests">All signature requests</Link>}>
       <ul className="home-list">

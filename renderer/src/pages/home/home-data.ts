@@ -1,18 +1,16 @@
 import { client, unwrap, unwrapPage, type ApiData, type Schema } from '../../api';
 
 type Ticket = Schema<'Ticket'>;
+type SignatureRequestItem = Schema<'SignatureRequestListItem'>;
 const SHOWN = 5;
 
 /**
- * Sent requests where this member is a signer (approver, viewer) whose turn has come and who has
- * not acted yet. The list does not carry signers, so each sent request's detail is read.
+ * Requests where the signed-in member must act now (a signer, approver or viewer whose turn has
+ * come and who has not acted): the server answers exactly those, the first few and their count.
  */
-export async function loadWaitingForSignature(email: string): Promise<{ total: number; items: ApiData<'/api/documents/signature-requests/{requestId}'>[] }> {
-  const sent = await unwrap(client.GET('/api/documents/signature-requests', { params: { query: { status: 'sent' } } }));
-  const details = await Promise.all(sent.map((r) => unwrap(client.GET('/api/documents/signature-requests/{requestId}', { params: { path: { requestId: r.id } } }))));
-  const me = email.toLowerCase();
-  const mine = details.filter((d) => d.signers.some((s) => s.email.toLowerCase() === me && s.role !== 'cc' && s.status === 'pending' && s.sentAt !== null));
-  return { total: mine.length, items: mine.slice(0, SHOWN) };
+export async function loadWaitingForSignature(): Promise<{ total: number; items: SignatureRequestItem[] }> {
+  const page = await unwrapPage(client.GET('/api/documents/signature-requests', { params: { query: { awaitingMe: 'true', limit: SHOWN } } }));
+  return { total: page.total ?? page.items.length, items: page.items };
 }
 
 /** Tickets assigned to the member that are not resolved or closed, most recently updated first. */
@@ -64,8 +62,10 @@ export async function loadFirstSteps(who: Who): Promise<FirstStep[]> {
     });
   if (who.can('DOCUMENTS.SIGN'))
     step({ key: 'signature', label: 'Send a document for signature', description: 'Collect sealed e-signatures from customers and partners.', to: '/documents/requests' }, async () => {
-      const requests = await unwrap(client.GET('/api/documents/signature-requests'));
-      return requests.some((r) => r.status !== 'draft');
+      // Any request that is not a draft: more requests in all than drafts (two counts, no rows).
+      const count = (status?: 'draft') => unwrapPage(client.GET('/api/documents/signature-requests', { params: { query: { status, limit: 1 } } })).then((p) => p.total ?? 0);
+      const [all, drafts] = await Promise.all([count(), count('draft')]);
+      return all > drafts;
     });
   if (who.can('HELPDESK.EDIT'))
     step({ key: 'support', label: 'Set up customer support', description: 'Add a ticket category, or log your first customer request as a ticket.', to: '/helpdesk' }, async () => {
