@@ -147,7 +147,8 @@ const newestFirst = (a: ListRow, b: ListRow) =>
  * index newest first and stopping early: with a common word the list's first page costs a few
  * dozen index rows instead of every match. `before` (a cursor's createdAt) starts the walk at its
  * millisecond. `rowsOf(ids)` reads the rows of a step's candidates that pass the list's other
- * conditions (the cursor's exact position, filters). `everyMatch` is the number of matches when
+ * conditions (the cursor's exact position, filters), in any order: with an ORDER BY, SQLite may
+ * walk the list's own index past every row of the entity instead of looking the ids up. `everyMatch` is the number of matches when
  * the walk read them all from the newest (a rare word): the caller need not count them again.
  * Null when more than `maxWalk` candidates were read (other filters reject most matches): the
  * caller then asks SQLite the whole question instead.

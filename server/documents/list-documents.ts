@@ -55,9 +55,7 @@ function newestSearchPage(ctx: Context, entityId: string, accessor: Accessor, qu
     ctx.db
       .select()
       .from(documents)
-      .where(and(eq(documents.entityId, entityId), sql`${documents.id} in (select value from json_each(${JSON.stringify(ids)}))`, cursorWhere))
-      .orderBy(desc(documents.createdAt), desc(documents.id))
-      .limit(limit + 1)
+      .where(and(sql`+${documents.entityId} = ${entityId} and ${documents.id} in (select value from json_each(${JSON.stringify(ids)}))`, cursorWhere))
       .all(),
   );
   return { ...pageOf(rows, limit, false), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match) };

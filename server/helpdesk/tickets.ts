@@ -209,11 +209,12 @@ function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, 
   const read = listStatement(
     ctx,
     `fts-page:${after ? 'c' : ''}:${rest.shape}`,
-    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${rest.where.join(' and ')} and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''} ${TICKET_ORDER} limit ?`,
+    // `+entity_id` (the first condition): the ids are looked up by key, not found by walking an index of the entity's tickets.
+    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where +${rest.where.join(' and ')} and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''}`,
   );
   const cursorArgs = after ? [after[0], after[0], after[1]] : [];
   const walked = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want: limit + 1, before: after?.[0], maxWalk: rest.shape === '' ? Infinity : FILTERED_WALK }, (ids) =>
-    asTickets(read.all(...rest.args, JSON.stringify(ids), ...cursorArgs, limit + 1)),
+    asTickets(read.all(...rest.args, JSON.stringify(ids), ...cursorArgs)),
   );
   if (!walked) return null;
   const { where, args, shape } = ticketFilter(entityId, q);

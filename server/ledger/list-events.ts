@@ -43,13 +43,12 @@ function newestSearchPage(ctx: Context, entityId: string, text: string, page: nu
   const match = searchMatch(entityId, text);
   if (match === null) return { events: [], total: 0, page, pageSize };
   const want = page * pageSize;
+  // `+entity_id`: the ids are looked up by key, not found by walking the entity's index.
   const { rows, everyMatch } = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want }, (ids) =>
     ctx.db
       .select()
       .from(ledgerEvents)
-      .where(and(eq(ledgerEvents.entityId, entityId), sql`${ledgerEvents.id} in (select value from json_each(${JSON.stringify(ids)}))`))
-      .orderBy(desc(ledgerEvents.createdAt), desc(ledgerEvents.id))
-      .limit(want)
+      .where(sql`+${ledgerEvents.entityId} = ${entityId} and ${ledgerEvents.id} in (select value from json_each(${JSON.stringify(ids)}))`)
       .all(),
   );
   return { events: rows.slice(want - pageSize).map(presentEvent), total: everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match), page, pageSize };
