@@ -119,7 +119,20 @@ async function seedHosted(ctx: Context, hosted: RunningHosted, entityId: string)
     if (batch.length > 0) await put(table.name, table.kind === 'fact', batch);
   }
   await db.execute(sql`update entities set last_seq = greatest(last_seq, ${seq}) where id = ${entityId}::uuid`);
-  console.log(`${seq.toLocaleString('en')} rows on the hosted instance`);
+  // The files the rows name, as a device uploads them before its rows (a join fetches them first).
+  let files = 0;
+  for (const table of tables) {
+    for (const column of table.blobs) {
+      const shas = ctx.sqlite.prepare(`SELECT DISTINCT "${column}" AS sha FROM "${table.name}" WHERE entity_id = ? AND "${column}" IS NOT NULL`).all(entityId) as { sha: string }[];
+      for (const { sha } of shas) {
+        if (!ctx.blobs.has(sha)) continue;
+        const res = await fetch(`${hosted.url}/sync/v1/blobs/${sha}`, { method: 'PUT', headers: { authorization: `Bearer ${device.token}`, 'content-type': 'application/octet-stream' }, body: new Uint8Array(ctx.blobs.get(sha)) });
+        if (res.status !== 201 && res.status !== 200) throw new Error(`file upload answered ${res.status}`);
+        files += 1;
+      }
+    }
+  }
+  console.log(`${seq.toLocaleString('en')} rows and ${files.toLocaleString('en')} files on the hosted instance`);
   return { token: device.token, email: input.email, password: input.password };
 }
 
