@@ -115,6 +115,9 @@ export function loadTickets(sqlite: Database.Database, entityId: string): number
  * rows are inserted as the upload and the text worker insert them (documents, document_texts), so
  * the index's triggers do what they do for real uploads. Skipped when the entity has documents.
  */
+/** The file bytes document `i` names by their sha256 (a stand-in for its PDF: what syncs a file is its hash). */
+export const documentBytes = (i: number) => Buffer.from(`scale-document-${i}`);
+
 export function loadDocuments(sqlite: Database.Database, entityId: string): number {
   if (DOCUMENTS === 0 || sqlite.prepare('select 1 from documents where entity_id = ? limit 1').get(entityId)) return 0;
   const started = performance.now();
@@ -125,7 +128,7 @@ export function loadDocuments(sqlite: Database.Database, entityId: string): numb
   const word = (i: number) => WORDS[i % WORDS.length];
   sqlite.transaction(() => {
     for (let i = 0; i < DOCUMENTS; i++) {
-      const sha = crypto.createHash('sha256').update(`scale-document-${i}`).digest('hex');
+      const sha = crypto.createHash('sha256').update(documentBytes(i)).digest('hex');
       const at = new Date(START + i * 60_000).toISOString();
       const body = Array.from({ length: 40 }, (_, k) => `Clause ${k}: the ${word(i * 5 + k)} terms of the ${word(i + k * 3)} agreement number ${i}.`).join('\n');
       text.run(entityId, sha, body, at);

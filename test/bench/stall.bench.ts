@@ -21,7 +21,7 @@ import { call, link, linkInput } from '../hosted/client.js';
 import { startTestServer } from '../helpers/server.js';
 import { exportEntity } from '../../server/backup/export-entity.js';
 import { runBackup } from '../../server/backup/run-backup.js';
-import { load, loadDocuments, loadTickets } from './scale.bench.js';
+import { documentBytes, load, loadDocuments, loadTickets } from './scale.bench.js';
 
 /** Sequential GETs of /api/health until told to stop; posts the latencies. */
 const PROBER = `
@@ -172,7 +172,15 @@ export default async function stallBench() {
     const loaded = await load(server.url, client.key, user.entityId);
     console.log(`events loaded in ${(loaded.ms / 1000).toFixed(1)} s (${loaded.failures} not 201)`);
     loadTickets(server.ctx.sqlite, user.entityId);
+    const documents = (server.ctx.sqlite.prepare('select count(*) as n from documents where entity_id = ?').get(user.entityId) as { n: number }).n === 0;
     loadDocuments(server.ctx.sqlite, user.entityId);
+    // Their files in the device's store, so a hosted instance seeded from it can serve them to a joining device.
+    if (documents) {
+      const count = (server.ctx.sqlite.prepare('select count(*) as n from documents where entity_id = ?').get(user.entityId) as { n: number }).n;
+      for (let i = 0; i < count; i++) await server.ctx.blobs.putStream((async function* () {
+        yield documentBytes(i);
+      })());
+    }
     server.ctx.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     const lines = (server.ctx.sqlite.prepare('select count(*) as n from ledger_lines where entity_id = ?').get(user.entityId) as { n: number }).n;
     console.log(`${lines.toLocaleString('en')} journal lines; figures from a loaded, shared machine`);
