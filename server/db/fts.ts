@@ -1,6 +1,7 @@
 // Shared by every module with an FTS5 index (helpdesk, documents, ledger) and the search endpoint.
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { inArray, sql, type Column, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 
 /** Longest search text accepted (`q` on the lists and the search endpoint). */
@@ -192,4 +193,17 @@ export function newestMatches<R extends ListRow>(
     if (rows.length >= want && Date.parse(rows[want - 1].createdAt) > lastMs) return { rows, everyMatch: null };
     if (walked > maxWalk) return null;
   }
+}
+
+/**
+ * A list's condition on `id` for rows whose indexed text matches `match` (null: none). A few
+ * matches (up to FEW_MATCHES) as their ids, looked up by key; many as the index's subquery, not
+ * correlated with the outer row (the entity is in the match), so SQLite matches once, not once per row.
+ */
+export function matchingIds(sqlite: Database.Database, index: TimeKeyedIndex, id: Column, match: string | null): SQL {
+  if (match === null) return sql`0`;
+  const from = `from ${index.fts} f join ${index.docs} d on d.doc = f.rowid where ${index.fts} match`;
+  const ids = (prepared(sqlite, `select d.${index.idColumn} as id ${from} ? limit ?`).all(match, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
+  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(id, ids) : sql`0`;
+  return sql`${id} in (${sql.raw(`select d.${index.idColumn} ${from}`)} ${match})`;
 }

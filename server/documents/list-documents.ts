@@ -4,7 +4,7 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
-import { countMatches, entityMatch, FEW_MATCHES, ftsQueryOf, newestMatches, prepared } from '../db/fts.js';
+import { countMatches, entityMatch, ftsQueryOf, matchingIds, newestMatches } from '../db/fts.js';
 import { readInWorker, readPool } from '../db/read-pool.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { BadRequestError } from '../http/errors.js';
@@ -19,17 +19,9 @@ type ListDocumentsQuery = z.output<typeof listDocumentsQuery>;
 
 const DEFAULT_PAGE = 50;
 
-/**
- * Documents whose name or text holds every word of `text` (no word at all: none). A few matches:
- * their ids (looked up by key); many: the index's subquery, the entity bound rather than
- * correlated with the outer row, so SQLite matches once rather than once per document.
- */
+/** Documents whose name or text holds every word of `text` (no word at all: none). */
 function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
-  const match = searchMatch(entityId, text);
-  if (match === null) return sql`0`;
-  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
-  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(documents.id, ids) : sql`0`;
-  return sql`${documents.id} in (select s.document_id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ${match})`;
+  return matchingIds(ctx.sqlite, SEARCH_INDEX, documents.id, searchMatch(entityId, text));
 }
 
 /** The FTS5 query for a list's `q` among the entity's documents (their name and text); null when it has no word. */
@@ -38,7 +30,6 @@ function searchMatch(entityId: string, text: string): string | null {
   return words === null ? null : entityMatch(entityId, 'name body', words);
 }
 
-const FEW_SQL = 'select s.document_id as id from documents_search f join documents_search_docs s on s.doc = f.rowid where documents_search match ? limit ?';
 const SEARCH_INDEX = { fts: 'documents_search', docs: 'documents_search_docs', idColumn: 'document_id' };
 
 /**

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { countMatches, entityMatch, FEW_MATCHES, ftsQueryOf, newestMatches, prepared } from '../db/fts.js';
+import { and, count, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { countMatches, entityMatch, ftsQueryOf, matchingIds, newestMatches } from '../db/fts.js';
 import type { Context } from '../context.js';
 import { presentEvent } from './present.js';
 import { ledgerEvents, POSTING_STATUSES, type PostingStatus } from './tables.js';
@@ -14,16 +14,9 @@ export interface EventFilter {
   q?: string;
 }
 
-/**
- * Events whose indexed text holds every word. A few matches: their ids (looked up by key); many:
- * the index's subquery, the entity bound rather than correlated (one match, not one per event).
- */
+/** Events whose indexed text holds every word of `text` (no word at all: none). */
 function matchesSearch(ctx: Context, entityId: string, text: string): SQL {
-  const match = searchMatch(entityId, text);
-  if (match === null) return sql`0`;
-  const ids = (prepared(ctx.sqlite, FEW_SQL).all(match, FEW_MATCHES + 1) as { id: string }[]).map((r) => r.id);
-  if (ids.length <= FEW_MATCHES) return ids.length ? inArray(ledgerEvents.id, ids) : sql`0`;
-  return sql`${ledgerEvents.id} in (select s.event_id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ${match})`;
+  return matchingIds(ctx.sqlite, SEARCH_INDEX, ledgerEvents.id, searchMatch(entityId, text));
 }
 
 /** The FTS5 query for the list's `q` among the entity's events; null when it has no word. */
@@ -32,7 +25,6 @@ function searchMatch(entityId: string, text: string): string | null {
   return words === null ? null : entityMatch(entityId, 'body', words);
 }
 
-const FEW_SQL = 'select s.event_id as id from ledger_search f join ledger_search_docs s on s.doc = f.rowid where ledger_search match ? limit ?';
 const SEARCH_INDEX = { fts: 'ledger_search', docs: 'ledger_search_docs', idColumn: 'event_id' };
 
 /**
