@@ -30,10 +30,16 @@ export const refreshRequest = (requestId: string) => invalidateEntity(...request
 export function useRequestFields(requestId: string) {
   return useEntityQuery(fieldsKey(requestId), () => unwrap(client.GET('/api/documents/signature-requests/{requestId}/fields', { params: { path: { requestId } } })));
 }
-/** Shows fields at once (a drag, a placed or removed field) before or without a refetch. */
+/**
+ * Shows fields at once (a drag, a placed or removed field) before or without a refetch. A fetch
+ * still under way is cancelled: its answer, older than this edit, would put the field back.
+ */
 export function setRequestFields(requestId: string, update: (fields: Field[] | undefined) => Field[] | undefined) {
+  void queryClient.cancelQueries({ queryKey: entityKey(...fieldsKey(requestId)) });
   queryClient.setQueryData<Field[]>(entityKey(...fieldsKey(requestId)), update);
 }
+/** The fields as the editor last set them (a second key press before the next render sees the first). */
+export const requestFieldsNow = (requestId: string) => queryClient.getQueryData<Field[]>(entityKey(...fieldsKey(requestId)));
 export const refreshRequestFields = (requestId: string) => invalidateEntity(...fieldsKey(requestId));
 
 export function useParties() {

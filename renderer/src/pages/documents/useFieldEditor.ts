@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { client, unwrap, type ApiBody } from '../../api';
 import { useAction } from '../../ui/hooks';
 import { boxOf, movedBox, resizedBox } from './field-geometry';
-import { refreshRequestFields, setRequestFields, useRequestFields } from './queries';
+import { refreshRequestFields, requestFieldsNow, setRequestFields, useRequestFields } from './queries';
 import { FIELD_LABELS, FIELD_SIZES, type Field, type FieldType, type SignatureRequest } from './types';
 
 type FieldChange = ApiBody<'/api/documents/signature-requests/{requestId}/fields/{fieldId}', 'patch'>;
@@ -50,7 +50,7 @@ export function useFieldEditor(request: SignatureRequest, signerId: string | nul
     });
   };
   const edit = (id: string, change: Partial<Field>) => setRequestFields(requestId, (list) => list?.map((f) => (f.id === id ? { ...f, ...change } : f)));
-  const fieldById = (id: string) => current.current?.find((f) => f.id === id);
+  const fieldById = (id: string) => requestFieldsNow(requestId)?.find((f) => f.id === id);
   const saveBox = (id: string) => {
     const f = fieldById(id);
     if (f) save(id, boxOf(f));
