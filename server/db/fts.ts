@@ -174,8 +174,10 @@ export function newestMatches<R extends ListRow>(
     `select s.rowid as doc, d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid >= 0 and s.rowid < ? order by s.rowid desc limit ?`,
   );
   // Rows keyed below zero (no readable time, more than a millisecond's keys) could belong anywhere:
-  // read first, on every page. There are none in the ordinary course.
-  const odd = prepared(sqlite, `select d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < 0`).all(match) as { id: string }[];
+  // read first, on every page. There are none in the ordinary course, and the map's key says so
+  // at once: FTS5 would evaluate the whole query to find none.
+  const anyOdd = prepared(sqlite, `select 1 from ${index.docs} where doc < 0 limit 1`).get() !== undefined;
+  const odd = anyOdd ? (prepared(sqlite, `select d.${index.idColumn} as id from ${index.fts} s join ${index.docs} d on d.doc = s.rowid where ${index.fts} match ? and s.rowid < 0`).all(match) as { id: string }[]) : [];
   let walked = odd.length;
   let rows: R[] = odd.length ? rowsOf(odd.map((o) => o.id)).sort(newestFirst).slice(0, want) : [];
   const startMs = before === undefined ? NaN : Date.parse(before);

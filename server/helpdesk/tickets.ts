@@ -161,7 +161,8 @@ export function ticketFilter(entityId: string, q: ListTicketsQuery): { where: st
  * `cursor`), one page of them and the cursor of the next.
  */
 export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery) {
-  const { where, args, shape, match } = ticketFilter(entityId, q);
+  const filter = ticketFilter(entityId, q);
+  const { where, args, shape, match } = filter;
   const paged = q.limit !== undefined || q.cursor !== undefined;
   const order = TICKET_ORDER;
   if (!paged) {
@@ -170,7 +171,7 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
     return { items: rows, total: rows.length, nextCursor: null };
   }
   const limit = q.limit ?? DEFAULT_PAGE;
-  const searched = match === null ? null : newestTicketsPage(ctx, entityId, q, match, limit);
+  const searched = match === null ? null : newestTicketsPage(ctx, entityId, q, filter, match, limit);
   if (searched) return searched;
   const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const pageArgs = [...args];
@@ -203,7 +204,7 @@ const FILTERED_WALK = 2000;
  * with other filters SQLite counts, and a walk that finds too few (filters that reject most
  * matches) gives way: null.
  */
-function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, match: string, limit: number) {
+function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, filter: ReturnType<typeof ticketFilter>, match: string, limit: number) {
   const rest = ticketFilter(entityId, { ...q, q: undefined });
   const after = q.cursor ? decodeCursor(q.cursor) : null;
   const read = listStatement(
@@ -217,7 +218,7 @@ function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, 
     asTickets(read.all(...rest.args, JSON.stringify(ids), ...cursorArgs)),
   );
   if (!walked) return null;
-  const { where, args, shape } = ticketFilter(entityId, q);
+  const { where, args, shape } = filter;
   const total =
     rest.shape === ''
       ? (walked.everyMatch ?? countMatches(ctx.sqlite, SEARCH_INDEX, match))
