@@ -30,6 +30,12 @@ export interface ChainState {
   queue: Promise<unknown>;
   lastError: string | null;
   lastSyncAt: string | null;
+  /**
+   * The block the last completed sync reached, published before its reconcile runs. Another chain's
+   * reconcile reads shared addresses at it: never the live indexer's, which a failed attempt
+   * replaces with one re-indexing from the deploy block (an older block, or none).
+   */
+  syncedBlock: { number: bigint; hash: string } | null;
   /** The chain behind this name is not the one the wallet's notes came from: nothing syncs until a resync. */
   reset: boolean;
 }
@@ -89,7 +95,7 @@ function saveSnapshot(ctx: Context, chain: ChainConfig, indexer: PoolIndexer): v
 
 function newState(ctx: Context, chain: ChainConfig): ChainState {
   const { indexer, reset } = restoredIndexer(ctx, chain);
-  return { key: stateKey(chain), indexer, scanned: 0, queue: Promise.resolve(), lastError: reset ? CHAIN_RESET_MESSAGE : null, lastSyncAt: null, reset };
+  return { key: stateKey(chain), indexer, scanned: 0, queue: Promise.resolve(), lastError: reset ? CHAIN_RESET_MESSAGE : null, lastSyncAt: null, syncedBlock: null, reset };
 }
 
 export function peekChainState(ctx: Context, chainName: string): ChainState | undefined {
@@ -97,9 +103,9 @@ export function peekChainState(ctx: Context, chainName: string): ChainState | un
 }
 
 /** The block another chain's index stands at, for reconciling the currency it shares; null until it is trustworthy. */
-function indexedBlockOf(ctx: Context, chainName: string) {
+export function indexedBlockOf(ctx: Context, chainName: string) {
   const state = peekChainState(ctx, chainName);
-  return state && !state.reset && state.lastSyncAt ? state.indexer.lastBlock : null;
+  return state && !state.reset ? state.syncedBlock : null;
 }
 
 function chainState(ctx: Context, chain: ChainConfig): ChainState {
@@ -178,6 +184,7 @@ async function applyIndex(ctx: Context, chain: ChainConfig, state: ChainState, o
     if (options.reorg) reverseDroppedReconciliations(ctx, chain.name, options.reorg.dropped);
   });
   saveSnapshot(ctx, chain, indexer);
+  state.syncedBlock = indexer.lastBlock;
   await reconcilePublicAccounts(ctx, chain, indexer.lastBlock, { afterReset: options.afterReset, peerBlock: (name) => indexedBlockOf(ctx, name) }).catch((err: Error) => ctx.log.warn({ chain: chain.name, err: err.message }, 'public accounts not reconciled'));
   state.scanned = indexer.commitments.length;
   state.lastError = null;

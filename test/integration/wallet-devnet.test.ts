@@ -9,7 +9,9 @@ import { startDevnet, deployPool, type Devnet } from '../helpers/devnet.js';
 import { makeClient, startTestServer, type SessionClient, type TestServer } from '../helpers/server.js';
 import { closeProver } from '../../server/wallet/index.js';
 import { chainRegistry } from '../../server/wallet/chains.js';
-import { balanceOnChains, type Reading } from '../../server/wallet/public-reconcile.js';
+import { balanceOnChains, reconcilePublicAccounts, type Reading } from '../../server/wallet/public-reconcile.js';
+import { indexedBlockOf, peekChainState } from '../../server/wallet/chain-sync.js';
+import { PoolIndexer } from '../../server/privacy/index.js';
 import { shieldedPoolAbi, testTokenAbi } from '../../server/privacy/contract-abis.js';
 
 let devnet: Devnet;
@@ -272,6 +274,27 @@ describe('shielded transfers on the devnet', () => {
     const readings: Reading[] = [{ chain: chains.get('harness')!, block: 1n }, { chain: chains.get('local')!, block: head }];
     expect(await balanceOnChains(readings, () => relayerA, 'newest')).toBe(await devnet.publicClient.getBalance({ address: relayerA, blockNumber: head }));
   }, 120_000);
+
+  it("a reconcile while another pool's index is rebuilt reads the shared relayer where that pool's last sync stood", async () => {
+    const relayerEvents = () => ledgerPayloads(a.entityId, 'owner_contribution').length + ledgerPayloads(a.entityId, 'relayer_gas_paid').length;
+    const before = relayerEvents();
+    const chains = chainRegistry(server.ctx).chains;
+    const local = peekChainState(server.ctx, 'local')!;
+    const indexer = local.indexer;
+    // What a failed sync attempt leaves while it retries: an indexer re-indexing from the deploy
+    // block, here as far as block 1.
+    const early = await devnet.publicClient.getBlock({ blockNumber: 1n });
+    const localChain = chains.get('local')!;
+    local.indexer = PoolIndexer.restore({ client: devnet.publicClient, chainId: BigInt(localChain.chainId), pool: localChain.pool }, { nextBlock: '2', commitments: [], spentNullifiers: [], blocks: [{ number: '1', hash: early.hash }] });
+    try {
+      // The other pool's reconcile, from a sync that reached that early block too.
+      await reconcilePublicAccounts(server.ctx, chains.get('harness')!, { number: early.number, hash: early.hash }, { peerBlock: (name) => indexedBlockOf(server.ctx, name) });
+    } finally {
+      local.indexer = indexer;
+    }
+    // Read at block 1 the relayer held nothing: the books would have lost its 5 ETH as gas.
+    expect(relayerEvents()).toBe(before);
+  });
 
   it('refuses a transfer beyond the shielded balance', async () => {
     const aAddress = (await a.get('/api/privacy/status')).body.shieldedAddress;
