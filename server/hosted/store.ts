@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { BlobStore } from '../blobs/index.js';
 import { moveChunksToFiles, openBlobFiles } from './blob-files.js';
@@ -38,11 +39,12 @@ export async function openHostedStore(opts: { dataDir: string; databaseUrl?: str
 }
 
 async function openPglite(dataDir: string): Promise<HostedStore> {
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
+  const [{ openPgliteThread }, { drizzle }, { migrate }] = await Promise.all([import('./pglite-thread.js'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
   const dir = path.join(dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const client = new PGlite(dir);
-  const db = drizzle(client, { schema });
+  // PGlite's storage I/O is synchronous: in a thread of its own, a large read holds that thread, not the API's.
+  const client = await openPgliteThread(dir);
+  const db = drizzle({ client: client as unknown as PGlite, schema });
   await migrate(db, { migrationsFolder });
   const files = openBlobFiles(dataDir);
   await moveChunksToFiles(db as unknown as HostedDb, files);

@@ -1,4 +1,4 @@
-// The hosted instance (PGlite, in-process: each query holds its event loop) reads a snapshot in
+// The hosted instance (PGlite: one connection, each query holds it) reads a snapshot in
 // bounded pages: more rows than one page holds take several queries, and so do a few rows that
 // are large. Every row still arrives once, and the header counts them all.
 import crypto from 'node:crypto';
