@@ -2,10 +2,11 @@
 // (the business export, a backup). The server runs on this thread; /api/health is probed from a
 // worker thread while the job runs, and the loop's delay is sampled (monitorEventLoopDelay).
 // Sizes as in scale.bench.ts (SCALE_EVENTS, SCALE_TICKETS, SCALE_MESSAGES, SCALE_DOCUMENTS).
-// Then the entity's synced rows are put on a hosted instance (PGlite, in this process) as its
-// current rows, and two snapshot phases run: the hosted instance building a snapshot for a device
-// (read and discarded here), and a new device joining (download, then the apply in slices). Both
-// run on this thread, so the join's figure holds the hosted instance's pages too. STALL_SNAPSHOT=0
+// Then the entity's synced rows are put on a hosted instance (in this process; its PGlite in a
+// thread of its own) as its current rows, and two snapshot phases run: the hosted instance building
+// a snapshot for a device (read and discarded here), and a new device joining (download, then the
+// apply in slices). Both run on this thread, so the join's figure holds the hosted instance's
+// serving of the pages too. STALL_SNAPSHOT=0
 // leaves them out. Prints figures only.
 import fs from 'node:fs';
 import os from 'node:os';
