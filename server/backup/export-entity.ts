@@ -61,7 +61,7 @@ export function encodeValue(v: unknown): unknown {
  * the ticket, document and ledger search indexes): an import rebuilds them as it inserts the rows they come from, so
  * they are not carried (inserting them too would collide with what the triggers wrote).
  */
-export const DERIVED_TABLES = new Set(['ledger_balances', 'ledger_day_totals', 'ledger_day_entries', 'helpdesk_search_docs', 'documents_search_docs', 'ledger_search_docs']);
+export const DERIVED_TABLES = new Set(['ledger_balances', 'ledger_day_totals', 'ledger_day_entries', 'helpdesk_search_docs', 'helpdesk_trigram_entities', 'documents_search_docs', 'ledger_search_docs']);
 
 export function exportedTables(db: Database.Database): string[] {
   return entityTables(db).filter((t) => !INSTALL_LOCAL_TABLES.has(t) && !DERIVED_TABLES.has(t));

@@ -24,6 +24,8 @@ export const helpdeskModule: Module = {
     helpdesk_deliveries: mutable,
     helpdesk_attachments: { kind: 'fact', blobs: ['sha256'] },
     helpdesk_search_docs: local('the full-text index, derived from tickets and messages by triggers'),
+    helpdesk_trigram_docs: local("the subject trigram index's keys, derived from tickets by triggers"),
+    helpdesk_trigram_entities: local("the subject trigram index's entity numbers, derived from tickets by triggers"),
   },
   start(ctx) {
     ctx.events.registerConsumer('helpdesk.deliveries', recordDeliveryResults(ctx));

@@ -120,3 +120,21 @@ export const helpdeskSearchDocs = sqliteTable(
   },
   (t) => [uniqueIndex('helpdesk_search_docs_source_uq').on(t.sourceId), index('helpdesk_search_docs_ticket_idx').on(t.entityId, t.ticketId)],
 );
+
+/**
+ * The subject trigram index's keys (FTS5 `helpdesk_subject_trigrams`, migration 0033: the
+ * spec's `search`, a substring of the subject, found and counted without reading every subject).
+ * A ticket's key is its entity's number × 2^40 plus its place in that entity, so one entity's
+ * matches are a rowid range FTS5 seeks to and counts alone. Kept by triggers on tickets in the
+ * writing transaction, also for rows that arrive by sync.
+ */
+export const helpdeskTrigramDocs = sqliteTable('helpdesk_trigram_docs', {
+  doc: integer('doc').primaryKey(),
+  ticketId: text('ticket_id').notNull().unique(),
+});
+
+/** The entities' numbers in those keys. Never reused (AUTOINCREMENT): a number an entity left behind never names another's rows. */
+export const helpdeskTrigramEntities = sqliteTable('helpdesk_trigram_entities', {
+  ordinal: integer('ordinal').primaryKey({ autoIncrement: true }),
+  entityId: text('entity_id').notNull().unique(),
+});

@@ -1,5 +1,4 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { countMatches, entityMatch, ftsQueryOf, newestMatches } from '../db/fts.js';
@@ -15,6 +14,10 @@ import { presentMessage, presentTicket, type Actor, type Ticket, type TicketRow 
 import { withMailDetails } from './message-mail.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
+import { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER } from './ticket-sql.js';
+import { canSearchSubjectsByTrigram, searchSubjectsPage } from './subject-search.js';
+
+export { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER };
 
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
 const searchTextOf = (subject: string) => subject.toLowerCase();
@@ -85,45 +88,6 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
 /** Default page size when a client pages with `cursor` but gives no `limit`. */
 const DEFAULT_PAGE = 50;
 
-/** The API's ticket columns (all but search_text), aliased to the API's field names. */
-export const TICKET_COLUMNS = [
-  'id',
-  'entity_id as entityId',
-  'ticket_number as ticketNumber',
-  '(provisional_number is not null and provisional_number = ticket_number) as numberProvisional',
-  'subject',
-  'description',
-  'status',
-  'priority',
-  'channel',
-  'contact_email as contactEmail',
-  'contact_name as contactName',
-  'category_id as categoryId',
-  'created_by as createdBy',
-  'assigned_to as assignedTo',
-  'created_at as createdAt',
-  'updated_at as updatedAt',
-  'first_response_at as firstResponseAt',
-  'resolved_at as resolvedAt',
-  'closed_at as closedAt',
-].join(', ');
-
-/** SQLite answers the provisional flag as 0 or 1. */
-export const asTickets = (rows: unknown[]) => (rows as (Omit<Ticket, 'numberProvisional'> & { numberProvisional: number })[]).map((r) => ({ ...r, numberProvisional: r.numberProvisional === 1 })) as Ticket[];
-
-/** The list's statements, prepared once per database and filter shape (the list is a hot path). */
-const listStatements = new WeakMap<Context['sqlite'], Map<string, Statement>>();
-
-export function listStatement(ctx: Context, shape: string, build: () => string): Statement {
-  let byShape = listStatements.get(ctx.sqlite);
-  if (!byShape) listStatements.set(ctx.sqlite, (byShape = new Map()));
-  let stmt = byShape.get(shape);
-  if (!stmt) byShape.set(shape, (stmt = ctx.sqlite.prepare(build())));
-  return stmt;
-}
-
-/** Newest first; ties by id. */
-export const TICKET_ORDER = 'order by created_at desc, id desc';
 
 /**
  * The list's filters as SQL conditions on helpdesk_tickets, their arguments, their shape (which
@@ -173,6 +137,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   const limit = q.limit ?? DEFAULT_PAGE;
   const searched = match === null ? null : newestTicketsPage(ctx, entityId, q, filter, match, limit);
   if (searched) return searched;
+  // The spec's subject search alone: counted and found from the trigram index.
+  if (shape === 'q' && q.search && canSearchSubjectsByTrigram(q.search.toLowerCase())) {
+    const { rows, total } = searchSubjectsPage(ctx, entityId, q.search.toLowerCase(), q.cursor, limit);
+    return { ...pageOf(asTickets(rows), limit), total };
+  }
   const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
   const pageArgs = [...args];
   let pageWhere = where.join(' and ');

@@ -37,7 +37,8 @@ describe("the hosted instance's PGlite in a thread of its own", () => {
     };
     setImmediate(spin);
     // Seconds of PostgreSQL work; in the API's thread not one turn of the loop ran meanwhile.
-    const [row] = (await store.db.execute(sql`select count(*)::int as n from generate_series(1, 3000000) g where g % 7 = 0`)).rows as { n: number }[];
+    const result = await store.db.execute<{ n: number }>(sql`select count(*)::int as n from generate_series(1, 3000000) g where g % 7 = 0`);
+    const [row] = (result as unknown as { rows: { n: number }[] }).rows;
     running = false;
     expect(row.n).toBe(428_571);
     expect(turns).toBeGreaterThan(20);

@@ -34,7 +34,7 @@ const keyOf = (v: { table: string; column: string; key: unknown }) => `${v.table
 function restorableDump(db: Database.Database): Record<string, unknown> {
   const dump = JSON.parse(comparableDump(db)) as Record<string, unknown>;
   delete dump.sync_node;
-  for (const index of ['helpdesk_search', 'documents_search', 'ledger_search']) for (const shadow of ['data', 'idx', 'content', 'docsize', 'config']) delete dump[`${index}_${shadow}`];
+  for (const index of ['helpdesk_search', 'helpdesk_subject_trigrams', 'documents_search', 'ledger_search']) for (const shadow of ['data', 'idx', 'content', 'docsize', 'config']) delete dump[`${index}_${shadow}`];
   return dump;
 }
 

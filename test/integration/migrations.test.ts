@@ -130,6 +130,47 @@ describe('migrations', () => {
     }
   });
 
+  it("0033: the subject trigram index is built from the tickets already there, each entity's a key range of its own", () => {
+    const file = path.join(tmp, 'trigrams', 'bureau.db');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = openDatabase(file, migrationsBefore('0033_ticket_subject_trigrams'));
+    const insert = old.sqlite.prepare(
+      `insert into helpdesk_tickets (id, entity_id, ticket_number, subject, status, priority, channel, search_text, created_at, updated_at) values (?, ?, ?, ?, 'new', 'normal', 'web', ?, ?, ?)`,
+    );
+    const [a, b] = ['0190aaaa-0000-7000-8000-0000000000e1', '0190aaaa-0000-7000-8000-0000000000e2'];
+    const tickets: [string, string, string][] = [
+      ['0190aaaa-0000-7000-8000-000000000001', a, 'Printer JAM'],
+      ['0190aaaa-0000-7000-8000-000000000002', a, 'Refund'],
+      ['0190aaaa-0000-7000-8000-000000000003', b, 'The printer again'],
+      ['0190aaaa-0000-7000-8000-000000000004', a, 'ÉPRINTER Ünicode'],
+    ];
+    tickets.forEach(([id, entity, subject], i) => insert.run(id, entity, `T-${i}`, subject, subject.toLowerCase(), '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'));
+    old.sqlite.close();
+    const db = openDatabase(file, defaultMigrationsDir);
+    try {
+      const ranges = db.sqlite.prepare('select entity_id as entityId, ordinal from helpdesk_trigram_entities order by ordinal').all() as { entityId: string; ordinal: number }[];
+      expect(ranges.map((r) => r.entityId)).toEqual([a, b]);
+      const matching = (entity: string, needle: string) => {
+        const o = ranges.find((r) => r.entityId === entity)!.ordinal;
+        return db.sqlite
+          .prepare('select d.ticket_id as id from helpdesk_subject_trigrams s join helpdesk_trigram_docs d on d.doc = s.rowid where helpdesk_subject_trigrams match ? and s.rowid > ? and s.rowid < ? order by d.ticket_id')
+          .all(`"${needle}"`, o * 2 ** 40, (o + 1) * 2 ** 40)
+          .map((r) => (r as { id: string }).id);
+      };
+      expect(matching(a, 'printer')).toEqual(['0190aaaa-0000-7000-8000-000000000001', '0190aaaa-0000-7000-8000-000000000004']);
+      expect(matching(b, 'printer')).toEqual(['0190aaaa-0000-7000-8000-000000000003']);
+      expect(matching(a, 'éprin')).toEqual(['0190aaaa-0000-7000-8000-000000000004']);
+      // Kept by the triggers afterwards: a subject changed moves out of one search and into another; a ticket deleted leaves.
+      db.sqlite.prepare("update helpdesk_tickets set subject = 'Scanner', search_text = 'scanner' where id = ?").run('0190aaaa-0000-7000-8000-000000000001');
+      db.sqlite.prepare('delete from helpdesk_tickets where id = ?').run('0190aaaa-0000-7000-8000-000000000004');
+      expect(matching(a, 'printer')).toEqual([]);
+      expect(matching(a, 'scan')).toEqual(['0190aaaa-0000-7000-8000-000000000001']);
+      expect(db.sqlite.prepare('select count(*) as n from helpdesk_trigram_docs').get()).toEqual({ n: 3 });
+    } finally {
+      db.sqlite.close();
+    }
+  });
+
   it('0018 to 0020: ledger totals, entry counts and the ticket search index are built from the data already there', async () => {
     const dataDir = path.join(tmp, 'derived');
     const first = await startTestServer({ dataDir });
@@ -148,7 +189,7 @@ describe('migrations', () => {
     const before = (await owner.get(`/api/ledger/trial-balance?${q}`)).body;
     const pl = (await owner.get(`/api/ledger/reports/profit-and-loss?entityId=${owner.entityId}&from=2025-01-20T00:00:00.000Z&to=2025-03-15T10:00:00.000Z`)).body;
     await first.close();
-    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data, 0027 the document and ledger search indexes, 0029 the wallet's relayer per entity and kept bundles, 0032 the signature requests' list indexes), and those migrations still to apply.
+    // As 0017 left it: neither the totals, the counts, the index, the backup tables (0021) nor what came after (0022 the wallet's purposes, 0023 the mail settings, 0024 synced notifications and the ticket series, 0025 people, 0026 the webhooks' entity data, 0027 the document and ledger search indexes, 0029 the wallet's relayer per entity and kept bundles, 0032 the signature requests' list indexes, 0033 the subject trigram index), and those migrations still to apply.
     const old = openDatabase(path.join(dataDir, 'bureau.db'));
     // Capture triggers name every column; they are made again at start.
     for (const { name } of old.sqlite.prepare("select name from sqlite_master where type = 'trigger' and name like 'sync_capture_%'").all() as { name: string }[]) old.sqlite.exec(`DROP TRIGGER ${name}`);
@@ -177,7 +218,9 @@ describe('migrations', () => {
       CREATE TABLE __old_wallet_relayers (chain text PRIMARY KEY NOT NULL, owner_key_sealed text NOT NULL, account_address text NOT NULL, created_at text NOT NULL);
       INSERT INTO __old_wallet_relayers SELECT chain, owner_key_sealed, account_address, created_at FROM wallet_relayers WHERE entity_id = '';
       DROP TABLE wallet_relayers; ALTER TABLE __old_wallet_relayers RENAME TO wallet_relayers;
-      DROP INDEX signature_requests_created_idx; DROP INDEX signature_requests_entity_idx; CREATE INDEX signature_requests_entity_idx ON signature_requests (entity_id, status);`);
+      DROP INDEX signature_requests_created_idx; DROP INDEX signature_requests_entity_idx; CREATE INDEX signature_requests_entity_idx ON signature_requests (entity_id, status);
+      DROP TRIGGER helpdesk_tickets_trigrams_insert; DROP TRIGGER helpdesk_tickets_trigrams_update; DROP TRIGGER helpdesk_tickets_trigrams_delete;
+      DROP TABLE helpdesk_subject_trigrams; DROP TABLE helpdesk_trigram_docs; DROP TABLE helpdesk_trigram_entities;`);
     const journal = JSON.parse(fs.readFileSync(path.join(defaultMigrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
     const since = journal.entries.find((e) => e.tag === '0018_ledger_balances')!.when;
     old.sqlite.prepare('delete from __drizzle_migrations where created_at >= ?').run(since);
