@@ -5,10 +5,11 @@
 // is its only user), parsers only as drizzle passes them (keep a type as text).
 import { Worker } from 'node:worker_threads';
 import type { Results, QueryOptions } from '@electric-sql/pglite';
+import { ServiceUnavailableError } from '../http/errors.js';
 
 /** Statements from outside the thread wait at most this long for the worker (a lost worker, not a slow query). */
 const ANSWER_TIMEOUT_MS = 10 * 60_000;
-/** At most this many statements in flight: beyond it the caller is told the store is busy. */
+/** At most this many statements in flight: beyond it the caller is told the store is busy (503). */
 const MAX_PENDING = 10_000;
 
 type Op = { op: 'query'; sql: string; params?: unknown[]; options?: WireOptions } | { op: 'exec'; sql: string; options?: WireOptions } | { op: 'begin' } | { op: 'end'; commit: boolean } | { op: 'close' };
@@ -79,7 +80,7 @@ export async function openPgliteThread(dir: string): Promise<PgliteThread> {
 
   const call = <T>(op: Op, txId?: number): Promise<T> => {
     if (lost) return Promise.reject(lost);
-    if (pending.size >= MAX_PENDING) return Promise.reject(new Error('Too many database statements waiting'));
+    if (pending.size >= MAX_PENDING) return Promise.reject(new ServiceUnavailableError('Too many database statements waiting: retry', 1));
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
