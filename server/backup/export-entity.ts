@@ -120,7 +120,7 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
     try {
       try {
         fs.mkdirSync(folder, { recursive: true });
-        removeStaleTemps(folder);
+        await removeStaleTemps(folder);
         scratch = fs.mkdtempSync(path.join(folder, `${TEMP_MARK}${process.pid}-export-`));
       } catch (err) {
         throw describeFsError(err, folder);
@@ -136,7 +136,7 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
       try {
         await openVerifiedArchive(file);
       } catch (err) {
-        fs.rmSync(file, { force: true });
+        await fs.promises.rm(file, { force: true });
         throw describeFsError(err, folder);
       }
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size, verified: true, secretsIncluded: manifest.secrets.included }).where(eq(backupRuns.id, id)).run();
@@ -147,7 +147,7 @@ export async function exportEntity(ctx: Context, entityId: string): Promise<{ fi
       if (err instanceof BackupError || err instanceof ArchiveError) throw new ConflictError(`Export failed: ${message}`);
       throw err;
     } finally {
-      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+      if (scratch) await fs.promises.rm(scratch, { recursive: true, force: true });
     }
   });
 }

@@ -43,9 +43,10 @@ export function backupsToPrune(names: string[], keepDaily: number, keepWeekly: n
   return dated.filter((b) => !keep.has(b.name)).map((b) => b.name);
 }
 
-export function pruneBackups(folder: string, keepDaily: number, keepWeekly: number): string[] {
+/** Removes the backups the schedule no longer keeps (asynchronously: each is as large as the database). */
+export async function pruneBackups(folder: string, keepDaily: number, keepWeekly: number): Promise<string[]> {
   if (!fs.existsSync(folder)) return [];
   const doomed = backupsToPrune(fs.readdirSync(folder), keepDaily, keepWeekly);
-  for (const name of doomed) fs.rmSync(path.join(folder, name), { force: true });
+  for (const name of doomed) await fs.promises.rm(path.join(folder, name), { force: true });
   return doomed;
 }

@@ -45,7 +45,7 @@ export async function runBackup(ctx: Context, kind: 'scheduled' | 'manual', hook
     try {
       const result = await writeBackup({ sqlite: ctx.sqlite, blobs: ctx.blobs, secrets: ctx.secrets, sharedConnection: true }, { file, lock: passphraseLock(settings), now, onCopied: hooks.onCopied });
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), size: result.size, verified: true, secretsIncluded: result.manifest.secrets.included }).where(eq(backupRuns.id, id)).run();
-      pruneBackups(folder, settings.keepDaily, settings.keepWeekly);
+      await pruneBackups(folder, settings.keepDaily, settings.keepWeekly);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       ctx.db.update(backupRuns).set({ finishedAt: nowIso(ctx), error: message }).where(eq(backupRuns.id, id)).run();
