@@ -3,7 +3,8 @@ import { readInWorker, readPool } from '../db/read-pool.js';
 import { JsonText } from '../http/write-json.js';
 import type { ListTicketsQuery } from './schemas.js';
 import type { Ticket } from './present.js';
-import { asTickets, listStatement, listTickets, TICKET_COLUMNS, TICKET_ORDER, ticketFilter } from './tickets.js';
+import { listTickets, ticketFilter } from './tickets.js';
+import { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER } from './ticket-sql.js';
 
 /**
  * The spec's unpaged list: every matching ticket, newest first, as the JSON array the contract

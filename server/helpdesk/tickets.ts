@@ -17,8 +17,6 @@ import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER } from './ticket-sql.js';
 import { canSearchSubjectsByTrigram, searchSubjectsPage } from './subject-search.js';
 
-export { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER };
-
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
 const searchTextOf = (subject: string) => subject.toLowerCase();
 
@@ -87,7 +85,6 @@ export function getTicket(ctx: Context, entityId: string, ticketId: string) {
 
 /** Default page size when a client pages with `cursor` but gives no `limit`. */
 const DEFAULT_PAGE = 50;
-
 
 /**
  * The list's filters as SQL conditions on helpdesk_tickets, their arguments, their shape (which
