@@ -2,6 +2,7 @@
 // worker (list-all-tickets.ts) and the subject search (subject-search.ts).
 import type { Statement } from 'better-sqlite3';
 import type { Context } from '../context.js';
+import { decodeCursor } from '../http/cursor.js';
 import type { Ticket } from './present.js';
 
 /** The API's ticket columns (all but search_text), aliased to the API's field names. */
@@ -43,3 +44,10 @@ export function listStatement(ctx: Context, shape: string, build: () => string):
 
 /** Newest first; ties by id. */
 export const TICKET_ORDER = 'order by created_at desc, id desc';
+
+/** The tickets after `cursor` in TICKET_ORDER, as a condition to append (empty without a cursor), its arguments and the cursor's time. */
+export function afterCursor(cursor: string | undefined): { sql: string; args: unknown[]; createdAt?: string } {
+  if (!cursor) return { sql: '', args: [] };
+  const [createdAt, id] = decodeCursor(cursor);
+  return { sql: ' and (created_at < ? or (created_at = ? and id < ?))', args: [createdAt, createdAt, id], createdAt };
+}

@@ -13,9 +13,9 @@ import { writeSystemMessage } from './timeline.js';
 import { presentMessage, presentTicket, type Actor, type Ticket, type TicketRow } from './present.js';
 import { withMailDetails } from './message-mail.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './schemas.js';
-import { decodeCursor, encodeCursor } from '../http/cursor.js';
-import { asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER } from './ticket-sql.js';
-import { canSearchSubjectsByTrigram, searchSubjectsPage } from './subject-search.js';
+import { encodeCursor } from '../http/cursor.js';
+import { afterCursor, asTickets, listStatement, TICKET_COLUMNS, TICKET_ORDER } from './ticket-sql.js';
+import { searchSubjectsPage } from './subject-search.js';
 
 /** `search` matches the subject (the contract); same folding as the `unicode_lower` SQL function. */
 const searchTextOf = (subject: string) => subject.toLowerCase();
@@ -135,19 +135,11 @@ export function listTickets(ctx: Context, entityId: string, q: ListTicketsQuery)
   const searched = match === null ? null : newestTicketsPage(ctx, entityId, q, filter, match, limit);
   if (searched) return searched;
   // The spec's subject search alone: counted and found from the trigram index.
-  if (shape === 'q' && q.search && canSearchSubjectsByTrigram(q.search.toLowerCase())) {
-    const { rows, total } = searchSubjectsPage(ctx, entityId, q.search.toLowerCase(), q.cursor, limit);
-    return { ...pageOf(asTickets(rows), limit), total };
-  }
+  const bySubject = shape === 'q' && q.search ? searchSubjectsPage(ctx, entityId, q.search.toLowerCase(), q.cursor, limit) : null;
+  if (bySubject) return { ...pageOf(asTickets(bySubject.rows), limit), total: bySubject.total };
   const total = (listStatement(ctx, `count:${shape}`, () => `select count(*) as n from helpdesk_tickets where ${where.join(' and ')}`).get(...args) as { n: number }).n;
-  const pageArgs = [...args];
-  let pageWhere = where.join(' and ');
-  if (q.cursor) {
-    const [createdAt, id] = decodeCursor(q.cursor);
-    pageWhere += ' and (created_at < ? or (created_at = ? and id < ?))';
-    pageArgs.push(createdAt, createdAt, id);
-  }
-  const rows = asTickets(listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${pageWhere} ${order} limit ?`).all(...pageArgs, limit + 1));
+  const after = afterCursor(q.cursor);
+  const rows = asTickets(listStatement(ctx, `page:${q.cursor ? 'c' : ''}:${shape}`, () => `select ${TICKET_COLUMNS} from helpdesk_tickets where ${where.join(' and ')}${after.sql} ${order} limit ?`).all(...args, ...after.args, limit + 1));
   return { ...pageOf(rows, limit), total };
 }
 
@@ -172,16 +164,15 @@ const FILTERED_WALK = 2000;
  */
 function newestTicketsPage(ctx: Context, entityId: string, q: ListTicketsQuery, filter: ReturnType<typeof ticketFilter>, match: string, limit: number) {
   const rest = ticketFilter(entityId, { ...q, q: undefined });
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const after = afterCursor(q.cursor);
   const read = listStatement(
     ctx,
-    `fts-page:${after ? 'c' : ''}:${rest.shape}`,
+    `fts-page:${q.cursor ? 'c' : ''}:${rest.shape}`,
     // `+entity_id` (the first condition): the ids are looked up by key, not found by walking an index of the entity's tickets.
-    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where +${rest.where.join(' and ')} and id in (select value from json_each(?))${after ? ' and (created_at < ? or (created_at = ? and id < ?))' : ''}`,
+    () => `select ${TICKET_COLUMNS} from helpdesk_tickets where +${rest.where.join(' and ')} and id in (select value from json_each(?))${after.sql}`,
   );
-  const cursorArgs = after ? [after[0], after[0], after[1]] : [];
-  const walked = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want: limit + 1, before: after?.[0], maxWalk: rest.shape === '' ? Infinity : FILTERED_WALK }, (ids) =>
-    asTickets(read.all(...rest.args, JSON.stringify(ids), ...cursorArgs)),
+  const walked = newestMatches(ctx.sqlite, SEARCH_INDEX, match, { want: limit + 1, before: after.createdAt, maxWalk: rest.shape === '' ? Infinity : FILTERED_WALK }, (ids) =>
+    asTickets(read.all(...rest.args, JSON.stringify(ids), ...after.args)),
   );
   if (!walked) return null;
   const { where, args, shape } = filter;
