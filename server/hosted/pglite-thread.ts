@@ -53,14 +53,23 @@ export async function openPgliteThread(dir: string): Promise<PgliteThread> {
       if ('ready' in msg && msg.ready) resolve();
       else reject(rebuild(('error' in msg && msg.error) || { name: 'Error', message: 'PGlite did not start', fields: {} }));
     });
+    // A worker that fails before it is ready (its module did not load) answers nothing: the start fails instead of waiting.
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The database thread ended before it was ready (exit ${code})`)));
   });
-  worker.on('message', (msg: Reply) => {
-    if (!('id' in msg)) return;
-    const call = pending.get(msg.id);
-    if (!call) return;
-    pending.delete(msg.id);
+  /** The statement's caller, no longer waiting; an idle worker never keeps the process alive. */
+  const settle = (id: number) => {
+    const call = pending.get(id);
+    if (!call) return null;
+    pending.delete(id);
     clearTimeout(call.timer);
     if (pending.size === 0) worker.unref();
+    return call;
+  };
+  worker.on('message', (msg: Reply) => {
+    if (!('id' in msg)) return;
+    const call = settle(msg.id);
+    if (!call) return;
     if (msg.error) call.reject(rebuild(msg.error));
     else call.resolve(msg.result);
   });
@@ -83,10 +92,7 @@ export async function openPgliteThread(dir: string): Promise<PgliteThread> {
     if (pending.size >= MAX_PENDING) return Promise.reject(new ServiceUnavailableError('Too many database statements waiting: retry', 1));
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new Error('The database thread did not answer'));
-      }, ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(() => settle(id)?.reject(new Error('The database thread did not answer')), ANSWER_TIMEOUT_MS);
       timer.unref();
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       // Held while a statement is in flight: a script awaiting the database keeps the process up.
